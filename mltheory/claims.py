@@ -1,0 +1,252 @@
+"""The claim model and the registry.
+
+A *claim* is one checkable mathematical statement taken from the lecture notes.
+It is declared by decorating a check function with :func:`claim`; the check
+refutes the statement by raising :class:`AssertionError` (directly, through
+Hypothesis, or through the helpers in :mod:`mltheory.numeric` and
+:mod:`mltheory.stats`) and supports it by returning normally.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "Claim",
+    "Expect",
+    "Method",
+    "SkipClaim",
+    "claim",
+    "get_claim",
+    "registered_claims",
+    "unregister",
+    "validate_registry",
+]
+
+
+class Method(str, enum.Enum):
+    """How a claim is checked (see DESIGN.md, "Checking methods")."""
+
+    PROPERTY = "PROPERTY"
+    SYMBOLIC = "SYMBOLIC"
+    REFERENCE = "REFERENCE"
+    SIMULATION = "SIMULATION"
+    ENUMERATION = "ENUMERATION"
+
+
+class Expect(str, enum.Enum):
+    """What the suite expects of the statement as the note writes it."""
+
+    HOLDS = "HOLDS"
+    REFUTED = "REFUTED"
+
+
+class SkipClaim(Exception):  # noqa: N818 - reads as "raise SkipClaim(reason)"
+    """Raise inside a check to mark the claim SKIPPED, with the reason as message."""
+
+
+_ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
+# One citation: a three-digit note prefix, whitespace, then a section/equation
+# reference, e.g. "003 §4.2 (4.9)", "002 'Pocket PLA'", "001 §三.2".
+_CITATION_PATTERN = re.compile(r"^\d{3}\s+\S.*$")
+_TAG_PATTERN = re.compile(r"^[a-z0-9_\-]+$")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A registered claim: metadata plus the check function."""
+
+    id: str
+    source: str
+    statement: str
+    method: Method
+    func: Callable[..., Any] = field(repr=False, compare=False)
+    tags: tuple[str, ...] = ()
+    expect: Expect = Expect.HOLDS
+    corrected_by: str | None = None
+    explanation: str = ""
+
+    @property
+    def module(self) -> str:
+        return getattr(self.func, "__module__", "?")
+
+    @property
+    def citations(self) -> tuple[str, ...]:
+        return tuple(part.strip() for part in self.source.split(";") if part.strip())
+
+    @property
+    def note_prefix(self) -> str:
+        return self.citations[0][:3]
+
+    @property
+    def slow(self) -> bool:
+        return "slow" in self.tags
+
+    @property
+    def is_hypothesis_test(self) -> bool:
+        return hasattr(self.func, "hypothesis") and hasattr(
+            self.func, "_hypothesis_internal_use_settings"
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "source": self.source,
+            "statement": self.statement,
+            "method": self.method.value,
+            "tags": list(self.tags),
+            "expect": self.expect.value,
+            "corrected_by": self.corrected_by,
+            "explanation": self.explanation,
+            "module": self.module,
+        }
+
+
+_REGISTRY: dict[str, Claim] = {}
+
+
+def _qualified_name(func: Callable[..., Any]) -> str:
+    inner = getattr(getattr(func, "hypothesis", None), "inner_test", func)
+    return f"{getattr(inner, '__module__', '?')}.{getattr(inner, '__qualname__', '?')}"
+
+
+def _validate(
+    id: str,  # noqa: A002 - mirrors the decorator's keyword
+    source: str,
+    statement: str,
+    method: Method,
+    tags: tuple[str, ...],
+    expect: Expect,
+    corrected_by: str | None,
+) -> None:
+    if not isinstance(id, str) or not _ID_PATTERN.match(id):
+        raise ValueError(
+            f"claim id {id!r} must look like '<topic>.<name>' (lowercase, digits, underscores)"
+        )
+    if not isinstance(source, str) or not source.strip():
+        raise ValueError(f"claim {id}: source must cite a note, e.g. '003 §4.2 (4.9)'")
+    for citation in (part.strip() for part in source.split(";")):
+        if not _CITATION_PATTERN.match(citation):
+            raise ValueError(
+                f"claim {id}: source part {citation!r} must start with a three-digit note "
+                "prefix and a section, e.g. '001 §2' or '003 §4.2 (4.9)'"
+            )
+    if not isinstance(statement, str) or len(statement.strip()) < 10:
+        raise ValueError(f"claim {id}: statement must restate the claim in words")
+    if not isinstance(method, Method):
+        raise TypeError(f"claim {id}: method must be a mltheory.Method, got {method!r}")
+    if not isinstance(expect, Expect):
+        raise TypeError(f"claim {id}: expect must be a mltheory.Expect, got {expect!r}")
+    for tag in tags:
+        if not isinstance(tag, str) or not _TAG_PATTERN.match(tag):
+            raise ValueError(f"claim {id}: tag {tag!r} must be lowercase words")
+    if expect is Expect.REFUTED and not corrected_by:
+        raise ValueError(
+            f"claim {id}: an expected refutation needs corrected_by=<id of the corrected claim>"
+        )
+    if corrected_by is not None and expect is not Expect.REFUTED:
+        raise ValueError(f"claim {id}: corrected_by only goes with expect=Expect.REFUTED")
+    if corrected_by == id:
+        raise ValueError(f"claim {id}: corrected_by must name a different claim")
+
+
+def claim(
+    *,
+    id: str,  # noqa: A002 - the DESIGN's spelling
+    source: str,
+    statement: str,
+    method: Method,
+    tags: Iterable[str] = (),
+    expect: Expect = Expect.HOLDS,
+    corrected_by: str | None = None,
+    explanation: str = "",
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register the decorated function as the check of a claim.
+
+    Parameters
+    ----------
+    id : str
+        ``"<topic>.<name>"``, unique across everything registered.
+    source : str
+        Note citations separated by ``;``, each a file prefix (000..004) and a
+        section/equation, e.g. ``"001 §2; 004 §5.3.3"``.
+    statement : str
+        The claim restated in words, as the note states it.
+    method : Method
+        How it is checked.
+    tags : iterable of str
+        Free tags; ``"slow"`` lets the profile scale the claim's budget down.
+    expect : Expect
+        ``Expect.REFUTED`` declares the note's statement wrong (an erratum).
+    corrected_by : str, optional
+        With ``Expect.REFUTED``: the id of the corrected claim.
+    explanation : str
+        For errata: what exactly is wrong in the note, in one or two sentences.
+
+    The check may take keyword arguments ``rng`` (a seeded
+    :class:`numpy.random.Generator`) and ``scale`` (the profile's budget
+    multiplier: 1 under ``quick``, 10 under ``thorough``). Hypothesis-based
+    checks are ``@given`` functions; put ``@claim`` outermost.
+    """
+    tags_tuple = tuple(tags)
+    _validate(id, source, statement, method, tags_tuple, expect, corrected_by)
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        new = Claim(
+            id=id,
+            source=source.strip(),
+            statement=" ".join(statement.split()),
+            method=method,
+            func=func,
+            tags=tags_tuple,
+            expect=expect,
+            corrected_by=corrected_by,
+            explanation=" ".join(explanation.split()),
+        )
+        old = _REGISTRY.get(id)
+        if old is not None and _qualified_name(old.func) != _qualified_name(func):
+            raise ValueError(
+                f"duplicate claim id {id!r}: already registered by {_qualified_name(old.func)}"
+            )
+        _REGISTRY[id] = new
+        func.mltheory_claim = new  # type: ignore[attr-defined]
+        return func
+
+    return decorate
+
+
+def registered_claims() -> list[Claim]:
+    """All registered claims, sorted by id."""
+    return [_REGISTRY[key] for key in sorted(_REGISTRY)]
+
+
+def get_claim(claim_id: str) -> Claim:
+    try:
+        return _REGISTRY[claim_id]
+    except KeyError:
+        raise KeyError(f"no claim with id {claim_id!r} is registered") from None
+
+
+def unregister(claim_id: str) -> None:
+    """Remove a claim (used by tests that register throw-away claims)."""
+    _REGISTRY.pop(claim_id, None)
+
+
+def validate_registry(claims: Iterable[Claim] | None = None) -> None:
+    """Check cross-references: every ``corrected_by`` names a registered claim
+    that is itself expected to hold."""
+    problems = []
+    for c in claims if claims is not None else registered_claims():
+        if c.corrected_by is None:
+            continue
+        target = _REGISTRY.get(c.corrected_by)
+        if target is None:
+            problems.append(f"{c.id}: corrected_by {c.corrected_by!r} is not registered")
+        elif target.expect is not Expect.HOLDS:
+            problems.append(f"{c.id}: corrected_by {c.corrected_by!r} is itself an erratum")
+    if problems:
+        raise ValueError("inconsistent claim registry:\n  " + "\n  ".join(problems))

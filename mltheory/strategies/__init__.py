@@ -1,0 +1,25 @@
+"""Shared Hypothesis strategies that *construct* valid inputs (see DESIGN.md).
+
+Chapter-specific families live in private modules here and are re-exported.
+"""
+
+from mltheory.strategies._datasets import (
+    LabelledData,
+    SeparableData,
+    finite_floats,
+    labelled_datasets,
+    nonseparable_datasets,
+    separable_datasets,
+)
+from mltheory.strategies._misc import SeededGenerator, rngs
+
+__all__ = [
+    "LabelledData",
+    "SeededGenerator",
+    "SeparableData",
+    "finite_floats",
+    "labelled_datasets",
+    "nonseparable_datasets",
+    "rngs",
+    "separable_datasets",
+]
