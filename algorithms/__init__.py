@@ -1,0 +1,1 @@
+"""Textbook machine-learning algorithms, one family per sub-package."""

@@ -1,0 +1,1 @@
+"""Symbolic derivations from the lecture notes, registered as claims."""

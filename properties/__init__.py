@@ -1,0 +1,1 @@
+"""Executable claims from the lecture notes, one module per chapter or topic."""
