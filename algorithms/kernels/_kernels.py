@@ -1,0 +1,283 @@
+"""Kernel functions of Table 6.1 and the closure constructions (4.21)-(4.23).
+
+Every kernel is a small callable object ``kernel(X, Z) -> Gram matrix`` with
+``K[i, j] = kappa(X[i], Z[j])``; ``kernel.diag(X)`` returns ``kappa(x_i, x_i)``
+without forming the full matrix (the SMO solvers need only the diagonal and a
+few columns).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from numbers import Integral, Real
+
+import numpy as np
+
+__all__ = [
+    "GaussianKernel",
+    "Kernel",
+    "LaplacianKernel",
+    "LinearKernel",
+    "PolynomialKernel",
+    "ProductKernel",
+    "ScaledByFunctionKernel",
+    "SigmoidKernel",
+    "SumKernel",
+    "gram_matrix",
+    "make_kernel",
+    "squared_distances",
+]
+
+
+def _as_2d(X: np.ndarray, name: str) -> np.ndarray:
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be a 2-d array (n_samples, n_features), got shape {X.shape}")
+    if not np.all(np.isfinite(X)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    return X
+
+
+def squared_distances(X: np.ndarray, Z: np.ndarray) -> np.ndarray:
+    """``D[i, j] = ||x_i - z_j||^2``, computed by the expansion
+    ``|x|^2 + |z|^2 - 2 x.z`` and clipped at 0 against rounding."""
+    sx = np.einsum("ij,ij->i", X, X)
+    sz = np.einsum("ij,ij->i", Z, Z)
+    D = sx[:, None] + sz[None, :] - 2.0 * (X @ Z.T)
+    return np.maximum(D, 0.0)
+
+
+class Kernel:
+    """Base class: a symmetric function ``kappa(x, z)`` evaluated on sets of points."""
+
+    def __call__(self, X: np.ndarray, Z: np.ndarray | None = None) -> np.ndarray:
+        X = _as_2d(X, "X")
+        Z = X if Z is None else _as_2d(Z, "Z")
+        if X.shape[1] != Z.shape[1]:
+            raise ValueError(
+                f"X and Z must have the same number of features, got {X.shape[1]} and {Z.shape[1]}"
+            )
+        return self._gram(X, Z)
+
+    def diag(self, X: np.ndarray) -> np.ndarray:
+        """``kappa(x_i, x_i)`` for every row of ``X``."""
+        X = _as_2d(X, "X")
+        return self._diag(X)
+
+    def _gram(self, X: np.ndarray, Z: np.ndarray) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+    def _diag(self, X: np.ndarray) -> np.ndarray:
+        return np.array([self._gram(X[i : i + 1], X[i : i + 1])[0, 0] for i in range(len(X))])
+
+    # closure rules (4.21)-(4.22) as operators
+    def __add__(self, other: Kernel) -> SumKernel:
+        return SumKernel(self, other)
+
+    def __mul__(self, other: Kernel) -> ProductKernel:
+        return ProductKernel(self, other)
+
+
+class LinearKernel(Kernel):
+    """``kappa(x, z) = x^T z`` (Table 6.1, linear kernel)."""
+
+    def _gram(self, X, Z):
+        return X @ Z.T
+
+    def _diag(self, X):
+        return np.einsum("ij,ij->i", X, X)
+
+    def __repr__(self) -> str:
+        return "LinearKernel()"
+
+
+class PolynomialKernel(Kernel):
+    """``kappa(x, z) = (x^T z)^d`` with an integer degree ``d >= 1`` (Table 6.1).
+
+    ``coef0`` (default 0, the table's form) gives the inhomogeneous variant
+    ``(x^T z + coef0)^d``, a kernel for ``coef0 >= 0``.
+    """
+
+    def __init__(self, degree: int = 2, coef0: float = 0.0) -> None:
+        if isinstance(degree, bool) or not isinstance(degree, Integral) or degree < 1:
+            raise ValueError(f"degree must be an integer >= 1, got {degree!r}")
+        if not isinstance(coef0, Real) or not np.isfinite(coef0) or coef0 < 0:
+            raise ValueError(f"coef0 must be a finite number >= 0, got {coef0!r}")
+        self.degree = int(degree)
+        self.coef0 = float(coef0)
+
+    def _gram(self, X, Z):
+        return (X @ Z.T + self.coef0) ** self.degree
+
+    def _diag(self, X):
+        return (np.einsum("ij,ij->i", X, X) + self.coef0) ** self.degree
+
+    def __repr__(self) -> str:
+        return f"PolynomialKernel(degree={self.degree}, coef0={self.coef0})"
+
+
+def _positive(value: float, name: str) -> float:
+    bad_type = isinstance(value, bool) or not isinstance(value, Real)
+    if bad_type or not np.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+    return float(value)
+
+
+class GaussianKernel(Kernel):
+    """``kappa(x, z) = exp(-||x - z||^2 / (2 sigma^2))`` with width ``sigma > 0`` (Table 6.1)."""
+
+    def __init__(self, sigma: float = 1.0) -> None:
+        self.sigma = _positive(sigma, "sigma")
+
+    def _gram(self, X, Z):
+        return np.exp(-squared_distances(X, Z) / (2.0 * self.sigma**2))
+
+    def _diag(self, X):
+        return np.ones(X.shape[0])
+
+    def __repr__(self) -> str:
+        return f"GaussianKernel(sigma={self.sigma})"
+
+
+class LaplacianKernel(Kernel):
+    """``kappa(x, z) = exp(-||x - z|| / sigma)`` with ``sigma > 0`` (Table 6.1)."""
+
+    def __init__(self, sigma: float = 1.0) -> None:
+        self.sigma = _positive(sigma, "sigma")
+
+    def _gram(self, X, Z):
+        return np.exp(-np.sqrt(squared_distances(X, Z)) / self.sigma)
+
+    def _diag(self, X):
+        return np.ones(X.shape[0])
+
+    def __repr__(self) -> str:
+        return f"LaplacianKernel(sigma={self.sigma})"
+
+
+class SigmoidKernel(Kernel):
+    """``kappa(x, z) = tanh(beta x^T z + theta)`` with ``beta > 0``, ``theta < 0`` (Table 6.1).
+
+    Warnings
+    --------
+    Despite its place in Table 6.1 this function is *not* positive
+    semi-definite in general: at ``x = 0`` it gives ``kappa(0, 0) = tanh(theta) < 0``,
+    a negative 1x1 Gram matrix. The SMO solvers still run on it (they treat a
+    non-positive curvature like libsvm does), but the dual is then non-convex.
+    """
+
+    def __init__(self, beta: float = 1.0, theta: float = -1.0) -> None:
+        self.beta = _positive(beta, "beta")
+        if isinstance(theta, bool) or not isinstance(theta, Real) or not np.isfinite(theta):
+            raise ValueError(f"theta must be a finite number < 0, got {theta!r}")
+        if theta >= 0:
+            raise ValueError(f"theta must be < 0 (Table 6.1), got {theta!r}")
+        self.theta = float(theta)
+
+    def _gram(self, X, Z):
+        return np.tanh(self.beta * (X @ Z.T) + self.theta)
+
+    def _diag(self, X):
+        return np.tanh(self.beta * np.einsum("ij,ij->i", X, X) + self.theta)
+
+    def __repr__(self) -> str:
+        return f"SigmoidKernel(beta={self.beta}, theta={self.theta})"
+
+
+class SumKernel(Kernel):
+    """``gamma1 kappa1 + gamma2 kappa2`` with ``gamma1, gamma2 > 0`` (003 §4.3 (4.21))."""
+
+    def __init__(self, k1: Kernel, k2: Kernel, gamma1: float = 1.0, gamma2: float = 1.0) -> None:
+        if not isinstance(k1, Kernel) or not isinstance(k2, Kernel):
+            raise TypeError("k1 and k2 must be Kernel instances")
+        self.k1, self.k2 = k1, k2
+        self.gamma1 = _positive(gamma1, "gamma1")
+        self.gamma2 = _positive(gamma2, "gamma2")
+
+    def _gram(self, X, Z):
+        return self.gamma1 * self.k1._gram(X, Z) + self.gamma2 * self.k2._gram(X, Z)
+
+    def _diag(self, X):
+        return self.gamma1 * self.k1._diag(X) + self.gamma2 * self.k2._diag(X)
+
+    def __repr__(self) -> str:
+        return f"SumKernel({self.k1!r}, {self.k2!r}, gamma1={self.gamma1}, gamma2={self.gamma2})"
+
+
+class ProductKernel(Kernel):
+    """Pointwise product ``kappa1(x, z) kappa2(x, z)`` (003 §4.3 (4.22))."""
+
+    def __init__(self, k1: Kernel, k2: Kernel) -> None:
+        if not isinstance(k1, Kernel) or not isinstance(k2, Kernel):
+            raise TypeError("k1 and k2 must be Kernel instances")
+        self.k1, self.k2 = k1, k2
+
+    def _gram(self, X, Z):
+        return self.k1._gram(X, Z) * self.k2._gram(X, Z)
+
+    def _diag(self, X):
+        return self.k1._diag(X) * self.k2._diag(X)
+
+    def __repr__(self) -> str:
+        return f"ProductKernel({self.k1!r}, {self.k2!r})"
+
+
+class ScaledByFunctionKernel(Kernel):
+    """``g(x) kappa1(x, z) g(z)`` for a real function ``g`` (003 §4.3 (4.23)).
+
+    ``g`` maps an ``(n, d)`` array to ``n`` finite values.
+    """
+
+    def __init__(self, k1: Kernel, g: Callable[[np.ndarray], np.ndarray]) -> None:
+        if not isinstance(k1, Kernel):
+            raise TypeError("k1 must be a Kernel instance")
+        if not callable(g):
+            raise TypeError("g must be callable")
+        self.k1, self.g = k1, g
+
+    def _values(self, X: np.ndarray) -> np.ndarray:
+        v = np.asarray(self.g(X), dtype=float).reshape(-1)
+        if v.shape[0] != X.shape[0] or not np.all(np.isfinite(v)):
+            raise ValueError("g must return one finite value per row")
+        return v
+
+    def _gram(self, X, Z):
+        return self._values(X)[:, None] * self.k1._gram(X, Z) * self._values(Z)[None, :]
+
+    def _diag(self, X):
+        return self._values(X) ** 2 * self.k1._diag(X)
+
+    def __repr__(self) -> str:
+        return f"ScaledByFunctionKernel({self.k1!r}, g={self.g!r})"
+
+
+_NAMED = {
+    "linear": LinearKernel,
+    "poly": PolynomialKernel,
+    "polynomial": PolynomialKernel,
+    "rbf": GaussianKernel,
+    "gaussian": GaussianKernel,
+    "laplacian": LaplacianKernel,
+    "sigmoid": SigmoidKernel,
+}
+
+
+def make_kernel(kernel: str | Kernel, params: dict | None = None) -> Kernel:
+    """A :class:`Kernel` from a name (``"linear"``, ``"poly"``, ``"rbf"``/``"gaussian"``,
+    ``"laplacian"``, ``"sigmoid"``) and its parameters, or a Kernel passed through."""
+    if isinstance(kernel, Kernel):
+        if params:
+            raise ValueError("kernel_params must be empty when kernel is a Kernel instance")
+        return kernel
+    if not isinstance(kernel, str) or kernel not in _NAMED:
+        raise ValueError(f"kernel must be a Kernel or one of {sorted(_NAMED)}, got {kernel!r}")
+    try:
+        return _NAMED[kernel](**(params or {}))
+    except TypeError as exc:
+        raise ValueError(f"kernel_params {params!r} do not fit kernel {kernel!r}: {exc}") from None
+
+
+def gram_matrix(kernel: str | Kernel, X: np.ndarray, Z: np.ndarray | None = None,
+                **params: float) -> np.ndarray:
+    """The Gram (kernel) matrix ``K[i, j] = kappa(x_i, z_j)`` (``Z = X`` by default)."""
+    return make_kernel(kernel, params)(X, Z)
