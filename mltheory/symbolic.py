@@ -7,6 +7,8 @@ sympy can show is non-negative from the symbols' assumptions (a square, a
 product of non-negative symbols, ...) and that equals ``rhs - lhs``. This is
 the "stated sufficient condition": the assumptions on the symbols are the
 conditions, and they appear in the report through the step's ``because``.
+``identities`` (e.g. ``{y**2: 1}`` for a label in {-1, +1}) are applied after
+expansion in every comparison.
 
 :meth:`Derivation.verify` raises :class:`AssertionError` naming the *first*
 failing step, so a wrong line in a note's proof is pinpointed.
@@ -33,12 +35,17 @@ class Step:
     because: str = ""
 
 
-def _is_zero(expr: sp.Expr) -> bool | None:
-    simplified = sp.simplify(sp.expand(expr))
-    if simplified == 0:
-        return True
-    verdict = simplified.equals(0)
-    return verdict
+def _reduce(expr: sp.Expr, identities: dict) -> sp.Expr:
+    """Expand, apply the identities (e.g. {y**2: 1} for labels in {-1, +1}), simplify."""
+    expr = sp.expand(sp.sympify(expr))
+    if identities:
+        expr = sp.expand(expr.subs(identities))
+    return sp.simplify(expr)
+
+
+def _is_zero(expr: sp.Expr, identities: dict) -> bool:
+    reduced = _reduce(expr, identities)
+    return reduced == 0 or reduced.equals(0) is True
 
 
 @dataclass
@@ -46,6 +53,7 @@ class Derivation:
     """An ordered list of steps, each checked symbolically."""
 
     title: str
+    identities: dict = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
 
     def equal(self, name: str, lhs: sp.Expr, rhs: sp.Expr, *, because: str = "") -> Derivation:
@@ -70,22 +78,21 @@ class Derivation:
 
     def check_step(self, step: Step) -> str:
         """Return '' if the step holds, else a description of why it fails."""
+        ids = self.identities
         if step.relation == "==":
-            ok = _is_zero(step.lhs - step.rhs)
-            if ok is True:
+            if _is_zero(step.lhs - step.rhs, ids):
                 return ""
-            diff = sp.simplify(step.lhs - step.rhs)
-            return f"lhs - rhs simplifies to {diff}, not 0"
+            return f"lhs - rhs simplifies to {_reduce(step.lhs - step.rhs, ids)}, not 0"
         gap = step.rhs - step.lhs if step.relation == "<=" else step.lhs - step.rhs
-        assert step.slack is not None
-        if _is_zero(gap - step.slack) is not True:
+        slack = step.slack if step.slack is not None else sp.Integer(0)
+        if not _is_zero(gap - slack, ids):
             return (
-                f"the stated slack {step.slack} is not the gap "
-                f"{sp.simplify(gap)} (difference {sp.simplify(gap - step.slack)})"
+                f"the stated slack {slack} is not the gap {_reduce(gap, ids)} "
+                f"(difference {_reduce(gap - slack, ids)})"
             )
-        nonneg = sp.simplify(step.slack).is_nonnegative
+        nonneg = sp.simplify(slack).is_nonnegative or _reduce(slack, ids).is_nonnegative
         if nonneg is not True:
-            return f"slack {step.slack} is not provably non-negative from the assumptions"
+            return f"slack {slack} is not provably non-negative from the assumptions"
         return ""
 
     def verify(self) -> None:

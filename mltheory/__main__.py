@@ -1,0 +1,5 @@
+import sys
+
+from mltheory.cli import main
+
+sys.exit(main())
