@@ -69,8 +69,8 @@ def _selected(args: argparse.Namespace) -> list[Claim]:
 class _Progress:
     """A live progress line on stderr (rewritten in place on a terminal)."""
 
-    def __init__(self, stream=sys.stderr) -> None:
-        self.stream = stream
+    def __init__(self, stream=None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
         self.tty = hasattr(stream, "isatty") and stream.isatty()
 
     def __call__(self, i: int, n: int, claim: Claim, result: Result | None) -> None:

@@ -36,14 +36,15 @@ CLAIM_PACKAGES = ("properties", "proofs")
 ENTRY_POINT_GROUP = "mltheory.claims"
 
 
-def _import_package_tree(package_name: str) -> None:
+def _import_tree(name: str, *, required: bool = True) -> None:
+    """Import a module, or a package and every module below it."""
     try:
-        package = importlib.import_module(package_name)
+        module = importlib.import_module(name)
     except ModuleNotFoundError as exc:
-        if exc.name == package_name:
-            return  # not installed: nothing to discover
+        if exc.name == name and not required:
+            return  # an optional built-in package that is not installed
         raise
-    for info in pkgutil.walk_packages(package.__path__, prefix=package_name + "."):
+    for info in pkgutil.walk_packages(getattr(module, "__path__", ()), prefix=name + "."):
         importlib.import_module(info.name)
 
 
@@ -65,12 +66,12 @@ def discover(
     """
     if builtin:
         for name in CLAIM_PACKAGES:
-            _import_package_tree(name)
+            _import_tree(name, required=False)
     if entry_points:
         for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
-            _import_package_tree(ep.value)
+            _import_tree(ep.value)
     for name in modules:
-        _import_package_tree(name)
+        _import_tree(name)
     claims = registered_claims()
     validate_registry(claims)
     return claims
