@@ -14,11 +14,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 
+import hypothesis
+
 from mltheory import evidence as _evidence
 from mltheory.claims import Claim, Expect, SkipClaim, registered_claims, validate_registry
 from mltheory.profiles import get_profile, hypothesis_settings
 from mltheory.results import Result, Verdict
-from mltheory.rng import DEFAULT_SEED, claim_rng
+from mltheory.rng import DEFAULT_SEED, claim_rng, claim_seed
 
 __all__ = [
     "CLAIM_PACKAGES",
@@ -149,8 +151,12 @@ def run_claim(claim: Claim, *, profile: str = "quick", seed: int = DEFAULT_SEED)
         # Hypothesis reads the settings from this attribute at call time; setting it
         # directly (rather than through @settings) lets every run choose its profile.
         old_settings = func._hypothesis_internal_use_settings
+        old_seed = getattr(func, "_hypothesis_internal_use_seed", None)
         old_inner = func.hypothesis.inner_test
         func._hypothesis_internal_use_settings = hypothesis_settings(prof, slow=claim.slow)
+        # The search itself is seeded from the claim id and the run's seed: the same seed
+        # replays the same examples, another seed explores others.
+        hypothesis.seed(claim_seed(claim.id, seed))(func)
 
         @functools.wraps(old_inner)
         def counting_inner(*args, **kwargs):
@@ -161,6 +167,7 @@ def run_claim(claim: Claim, *, profile: str = "quick", seed: int = DEFAULT_SEED)
 
         def restore() -> None:
             func._hypothesis_internal_use_settings = old_settings
+            func._hypothesis_internal_use_seed = old_seed
             func.hypothesis.inner_test = old_inner
 
     try:
