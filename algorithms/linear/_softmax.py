@@ -1,0 +1,181 @@
+"""Multinomial (softmax) logistic regression in two parametrisations.
+
+References
+----------
+004 §3.3: with classes ``1..K`` and ``x`` augmented by a 1,
+``p(y=k|x) = exp(w_k.x) / (1 + sum_{j<K} exp(w_j.x))`` for ``k < K`` and
+``p(y=K|x) = 1 / (1 + sum_{j<K} exp(w_j.x))`` (the reference-class, K-1 vector form);
+004 §2.3.3 derives it as the categorical GLM.
+The symmetric form uses K vectors, ``p(y=k|x) = softmax(w_1.x, ..., w_K.x)_k``; it is
+invariant to adding one vector to every ``w_k`` and reduces to the reference form by
+subtracting ``w_K``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import scipy.optimize
+from scipy.special import logsumexp, softmax
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.validation import check_is_fitted
+
+from algorithms.linear._exponential_family import CategoricalFamily
+from algorithms.linear._glm import warn_newton_outcome
+from algorithms.linear._inputs import (
+    as_design,
+    check_bool,
+    check_choice,
+    check_positive_int,
+    check_real,
+    encode_labels,
+)
+from algorithms.linear._newton import NewtonResult, all_strictly_separated, fit_glm_newton
+from algorithms.linear._ols import add_bias_column
+
+__all__ = ["SoftmaxRegression", "softmax_nll"]
+
+
+def softmax_nll(W: np.ndarray, Xh: np.ndarray, codes: np.ndarray) -> float:
+    """``-sum_i ln softmax(Xh_i W)_{y_i}`` for K score columns ``W`` (p, K), via log-sum-exp."""
+    Z = Xh @ W
+    return float(np.sum(logsumexp(Z, axis=1) - Z[np.arange(Z.shape[0]), codes]))
+
+
+class SoftmaxRegression(ClassifierMixin, BaseEstimator):
+    """Multinomial logistic regression by maximum likelihood.
+
+    Parameters
+    ----------
+    parametrisation : {"reference", "symmetric"}, default="reference"
+        ``"reference"``: K-1 weight vectors, the last class ``classes_[-1]`` is the
+        reference class K of 004 §3.3 (its score is 0); fitted by damped Newton (the
+        categorical GLM of 004 §2.3.3). ``"symmetric"``: K weight vectors fitted by
+        L-BFGS on the full softmax likelihood; the result is reported in the gauge
+        ``sum_k w_k = 0`` (the likelihood cannot tell gauges apart).
+    lam : float, default=0.0
+        L2 penalty ``lam/2 ||W||_F^2`` on the weights (not the intercepts). The two
+        parametrisations define different penalised problems when ``lam > 0``; with
+        ``lam = 0`` both give the same probabilities (the MLE).
+    fit_intercept : bool, default=True
+    max_iter : int, default=200
+    tol : float, default=1e-10
+        Newton: half the squared Newton decrement <= ``tol * N``; L-BFGS: largest
+        gradient component <= ``tol * N``.
+    coef_cap : float, default=1e8
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (K,)
+    coef_ : ndarray of shape (K-1, n_features) or (K, n_features)
+    intercept_ : ndarray of shape (K-1,) or (K,)
+    reference_class_ : the reference class (reference parametrisation) or None
+    log_likelihood_history_ : ndarray
+    n_iter_, converged_, separable_
+    """
+
+    def __init__(self, *, parametrisation: str = "reference", lam: float = 0.0,
+                 fit_intercept: bool = True, max_iter: int = 200, tol: float = 1e-10,
+                 coef_cap: float = 1e8) -> None:
+        self.parametrisation = parametrisation
+        self.lam = lam
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.tol = tol
+        self.coef_cap = coef_cap
+
+    def fit(self, X: object, y: object) -> SoftmaxRegression:
+        param = check_choice(self.parametrisation, "parametrisation", ("reference", "symmetric"))
+        lam = check_real(self.lam, "lam", low=0.0)
+        fit_intercept = check_bool(self.fit_intercept, "fit_intercept")
+        max_iter = check_positive_int(self.max_iter, "max_iter")
+        tol = check_real(self.tol, "tol", low=0.0, low_open=True)
+        coef_cap = check_real(self.coef_cap, "coef_cap", low=0.0, low_open=True)
+        X_arr = as_design(X)
+        classes, codes = encode_labels(y, X_arr.shape[0])
+        K, d = classes.size, X_arr.shape[1]
+        Xh = add_bias_column(X_arr) if fit_intercept else X_arr
+        mask = np.ones(Xh.shape[1])
+        if fit_intercept:
+            mask[-1] = 0.0
+        family = CategoricalFamily(K)
+        T = family.sufficient_statistic(codes)
+        if param == "reference":
+            res = fit_glm_newton(Xh, T, family, lam=lam, penalty_mask=mask, max_iter=max_iter,
+                                 tol=tol, coef_cap=coef_cap, stop_on_separation=(lam == 0))
+            warn_newton_outcome(type(self).__name__, res, max_iter)
+            B = res.coef  # (p, K-1)
+            self.reference_class_ = classes[-1]
+        else:
+            res, B = self._fit_symmetric(Xh, codes, T, K, lam, mask, max_iter, tol)
+            self.reference_class_ = None
+        self.classes_ = classes
+        self.coef_ = B[:d].T.copy()
+        self.intercept_ = B[d].copy() if fit_intercept else np.zeros(B.shape[1])
+        self.log_likelihood_history_ = np.asarray(res.log_likelihood_history)
+        self.n_iter_ = res.n_iter
+        self.converged_ = bool(res.converged)
+        self.separable_ = bool(res.separated)
+        self.n_features_in_ = d
+        return self
+
+    @staticmethod
+    def _fit_symmetric(Xh, codes, T, K, lam, mask, max_iter, tol):
+        n, p = Xh.shape
+        Y = np.zeros((n, K))
+        Y[np.arange(n), codes] = 1.0
+        res = NewtonResult(coef=np.zeros((p, K)))
+
+        def fun(theta: np.ndarray) -> tuple[float, np.ndarray]:
+            W = theta.reshape(p, K)
+            Z = Xh @ W
+            lse = logsumexp(Z, axis=1)
+            value = float(np.sum(lse) - np.sum(Z * Y)) + 0.5 * lam * float(
+                np.sum((mask[:, None] * W) ** 2))
+            grad = Xh.T @ (np.exp(Z - lse[:, None]) - Y) + lam * mask[:, None] * W
+            return value, grad.reshape(-1)
+
+        def callback(theta: np.ndarray) -> None:
+            res.log_likelihood_history.append(-softmax_nll(theta.reshape(p, K), Xh, codes))
+
+        res.log_likelihood_history.append(-softmax_nll(np.zeros((p, K)), Xh, codes))
+        opt = scipy.optimize.minimize(
+            fun, np.zeros(p * K), jac=True, method="L-BFGS-B", callback=callback,
+            options={"maxiter": max_iter, "gtol": tol * n, "ftol": 1e-15, "maxcor": 20},
+        )
+        W = opt.x.reshape(p, K)
+        W = W - W.mean(axis=1, keepdims=True)  # gauge: sum_k w_k = 0 (probabilities unchanged)
+        res.n_iter = int(opt.nit)
+        res.converged = bool(opt.success)
+        eta = Xh @ (W[:, :-1] - W[:, -1:])
+        if lam == 0 and all_strictly_separated(eta, T):
+            res.separated, res.converged = True, False
+            warn_newton_outcome("SoftmaxRegression", res, max_iter)
+        elif not opt.success:
+            warnings.warn(
+                f"SoftmaxRegression (symmetric, L-BFGS) did not converge: {opt.message}",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        return res, W
+
+    def decision_function(self, X: object) -> np.ndarray:
+        """All K class scores, shape (N, K); the reference class scores 0."""
+        check_is_fitted(self, "coef_")
+        X_arr = as_design(X, n_features=self.n_features_in_)
+        scores = X_arr @ self.coef_.T + self.intercept_
+        if self.reference_class_ is not None:
+            scores = np.hstack([scores, np.zeros((scores.shape[0], 1))])
+        return scores
+
+    def predict_proba(self, X: object) -> np.ndarray:
+        return softmax(self.decision_function(X), axis=1)
+
+    def predict_log_proba(self, X: object) -> np.ndarray:
+        Z = self.decision_function(X)
+        return Z - logsumexp(Z, axis=1, keepdims=True)
+
+    def predict(self, X: object) -> np.ndarray:
+        return self.classes_[np.argmax(self.decision_function(X), axis=1)]
