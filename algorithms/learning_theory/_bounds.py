@@ -1,0 +1,320 @@
+"""The bounds of computational learning theory as plain, validated functions.
+
+Every function returns the right-hand side of one inequality of 003 Chapter 9,
+in the notes' notation: ``m`` is the sample size, ``epsilon`` the error
+parameter, ``delta`` the confidence parameter, ``d`` the VC dimension and
+``n_hypotheses`` the size ``|H|`` of a finite hypothesis space.
+
+Functions named ``*_tail`` bound a probability; functions named ``*_bound``
+(or ``*_deviation``) return the excess term that holds with probability at
+least ``1 - delta``, i.e. the generalisation error is at most the empirical
+error plus the returned value.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from algorithms.learning_theory._validation import (
+    check_count,
+    check_int_at_least,
+    check_nonnegative,
+    check_open_unit,
+    check_positive,
+)
+
+__all__ = [
+    "finite_class_deviation",
+    "growth_polynomial_bound",
+    "hoeffding_deviation",
+    "hoeffding_tail",
+    "massart_bound",
+    "mcdiarmid_tail",
+    "pac_error_bound",
+    "pac_sample_size",
+    "rademacher_bound_binary",
+    "rademacher_bound_real",
+    "rademacher_vc_bound",
+    "sauer_bound",
+    "stability_bound",
+    "vc_generalisation_bound",
+    "vc_tail_bound",
+]
+
+
+def hoeffding_tail(m: int, epsilon: float, *, two_sided: bool = False) -> float:
+    """Hoeffding's bound on the deviation of a mean of ``m`` independent [0, 1] variables.
+
+    Parameters
+    ----------
+    m : int
+        Number of variables, ``m >= 1``.
+    epsilon : float
+        Deviation, ``epsilon > 0``.
+    two_sided : bool
+        Bound ``P(|mean - E mean| >= epsilon)`` instead of ``P(mean - E mean >= epsilon)``.
+
+    Returns
+    -------
+    float
+        ``exp(-2 m epsilon^2)``, doubled when two-sided.
+
+    Notes
+    -----
+    003 §9.1 (9.5); for a fixed hypothesis, with the losses as the variables,
+    this is (9.14).
+    """
+    m = check_count(m, "m")
+    epsilon = check_positive(epsilon, "epsilon")
+    tail = math.exp(-2.0 * m * epsilon**2)
+    return 2.0 * tail if two_sided else tail
+
+
+def mcdiarmid_tail(c: np.ndarray, epsilon: float, *, two_sided: bool = False) -> float:
+    """McDiarmid's bounded-differences bound.
+
+    Parameters
+    ----------
+    c : array_like of shape (m,)
+        Bounded differences ``c_i >= 0`` of ``f`` (9.6), not all zero.
+    epsilon : float
+        Deviation, ``epsilon > 0``.
+    two_sided : bool
+        Bound ``P(|f - E f| >= epsilon)`` instead of ``P(f - E f >= epsilon)``.
+
+    Returns
+    -------
+    float
+        ``exp(-2 epsilon^2 / sum c_i^2)``, doubled when two-sided.
+
+    Notes
+    -----
+    003 §9.1 (9.6)-(9.7).
+    """
+    c_arr = np.asarray(c, dtype=float)
+    if c_arr.ndim != 1 or c_arr.size == 0:
+        raise ValueError(f"c must be a non-empty 1-D array of bounded differences, got shape "
+                         f"{c_arr.shape}")
+    if not np.all(np.isfinite(c_arr)) or np.any(c_arr < 0):
+        raise ValueError("c must contain finite non-negative bounded differences")
+    total = float(np.sum(c_arr**2))
+    if total == 0.0:
+        raise ValueError("c must not be all zero (f would be constant)")
+    epsilon = check_positive(epsilon, "epsilon")
+    tail = math.exp(-2.0 * epsilon**2 / total)
+    return 2.0 * tail if two_sided else tail
+
+
+def pac_sample_size(n_hypotheses: int, epsilon: float, delta: float) -> int:
+    """The smallest integer ``m`` with ``m >= (ln|H| + ln(1/delta)) / epsilon``.
+
+    A learner that outputs a hypothesis consistent with ``m`` such examples from a
+    finite, realisable ``H`` has error at most ``epsilon`` with probability at
+    least ``1 - delta``.
+
+    Notes
+    -----
+    003 §9.3.1 (9.12)-(9.13).
+    """
+    n_hypotheses = check_count(n_hypotheses, "n_hypotheses")
+    epsilon = check_open_unit(epsilon, "epsilon")
+    delta = check_open_unit(delta, "delta")
+    return max(1, math.ceil((math.log(n_hypotheses) + math.log(1.0 / delta)) / epsilon))
+
+
+def pac_error_bound(n_hypotheses: int, m: int, delta: float) -> float:
+    """The error level ``(ln|H| + ln(1/delta)) / m`` that (9.13) guarantees for ``m`` examples.
+
+    Notes
+    -----
+    003 §9.3.1 (9.13) solved for epsilon; it decays at rate O(1/m).
+    """
+    n_hypotheses = check_count(n_hypotheses, "n_hypotheses")
+    m = check_count(m, "m")
+    delta = check_open_unit(delta, "delta")
+    return (math.log(n_hypotheses) + math.log(1.0 / delta)) / m
+
+
+def hoeffding_deviation(m: int, delta: float) -> float:
+    """``sqrt(ln(2/delta) / (2m))``: the two-sided deviation of one hypothesis (9.15)."""
+    m = check_count(m, "m")
+    delta = check_open_unit(delta, "delta")
+    return math.sqrt(math.log(2.0 / delta) / (2.0 * m))
+
+
+def finite_class_deviation(n_hypotheses: int, m: int, delta: float) -> float:
+    """``sqrt((ln|H| + ln(2/delta)) / (2m))``: the deviation over a finite class (9.16).
+
+    Notes
+    -----
+    003 §9.3.2 (9.16): with probability at least ``1 - delta``,
+    ``|E(h) - Ê(h)|`` is at most this value for every ``h`` in ``H``.
+    """
+    n_hypotheses = check_count(n_hypotheses, "n_hypotheses")
+    m = check_count(m, "m")
+    delta = check_open_unit(delta, "delta")
+    return math.sqrt((math.log(n_hypotheses) + math.log(2.0 / delta)) / (2.0 * m))
+
+
+def sauer_bound(m: int, d: int) -> int:
+    """``sum_{i=0}^{d} C(m, i)``, the Sauer bound on the growth function (exact integer).
+
+    Notes
+    -----
+    003 §9.4 (9.21).
+    """
+    m = check_int_at_least(m, "m", 0)
+    d = check_int_at_least(d, "d", 0)
+    return sum(math.comb(m, i) for i in range(min(d, m) + 1))
+
+
+def growth_polynomial_bound(m: int, d: int) -> float:
+    """``(e m / d)^d``, valid for integers ``m >= d >= 1``.
+
+    Notes
+    -----
+    003 §9.4 (9.22). The note states the condition ``m >= d``; for ``m < d`` the
+    value can fall below the growth function (e.g. ``d = 3, m = 1``), so it is
+    rejected here.
+    """
+    d = check_count(d, "d")
+    m = check_count(m, "m")
+    if m < d:
+        raise ValueError(f"m must be >= d for (em/d)^d to bound the growth function, got "
+                         f"m={m}, d={d}")
+    return (math.e * m / d) ** d
+
+
+def vc_tail_bound(growth_2m: int, m: int, epsilon: float) -> float:
+    """``4 Pi_H(2m) exp(-m epsilon^2 / 8)``, bounding ``P(|E(h) - Ê(h)| > epsilon)`` (9.19)."""
+    growth_2m = check_count(growth_2m, "growth_2m")
+    m = check_count(m, "m")
+    epsilon = check_positive(epsilon, "epsilon")
+    return 4.0 * growth_2m * math.exp(-m * epsilon**2 / 8.0)
+
+
+def vc_generalisation_bound(m: int, d: int, delta: float) -> float:
+    """``sqrt((8 d ln(2em/d) + 8 ln(4/delta)) / m)`` for ``m > d`` (9.23).
+
+    Notes
+    -----
+    003 §9.4 (9.23): with probability at least ``1 - delta``,
+    ``E(h) - Ê(h)`` is at most this value.
+    """
+    d = check_count(d, "d")
+    m = check_count(m, "m")
+    delta = check_open_unit(delta, "delta")
+    if m <= d:
+        raise ValueError(f"m must exceed the VC dimension d, got m={m}, d={d}")
+    return math.sqrt((8.0 * d * math.log(2.0 * math.e * m / d) + 8.0 * math.log(4.0 / delta)) / m)
+
+
+def _check_rademacher(value: float, name: str) -> float:
+    value = check_nonnegative(value, name)
+    if value > 1.0:
+        raise ValueError(f"{name} must lie in [0, 1], got {value!r}")
+    return value
+
+
+def rademacher_bound_real(
+    rademacher: float, m: int, delta: float, *, empirical: bool = False
+) -> float:
+    """Excess term of the Rademacher bound for a class of [0, 1]-valued functions (9.31).
+
+    Parameters
+    ----------
+    rademacher : float
+        ``R_m(F)`` (expected) or, with ``empirical=True``, ``R̂_Z(F)``.
+    m : int
+        Sample size.
+    delta : float
+        Confidence parameter in (0, 1).
+    empirical : bool
+        Use the second line of (9.31).
+
+    Returns
+    -------
+    float
+        ``2 R_m + sqrt(ln(1/delta)/(2m))`` or ``2 R̂_Z + 3 sqrt(ln(2/delta)/(2m))``.
+    """
+    rademacher = _check_rademacher(rademacher, "rademacher")
+    m = check_count(m, "m")
+    delta = check_open_unit(delta, "delta")
+    if empirical:
+        return 2.0 * rademacher + 3.0 * math.sqrt(math.log(2.0 / delta) / (2.0 * m))
+    return 2.0 * rademacher + math.sqrt(math.log(1.0 / delta) / (2.0 * m))
+
+
+def rademacher_bound_binary(
+    rademacher: float, m: int, delta: float, *, empirical: bool = False
+) -> float:
+    """Excess term of the Rademacher bound for a {-1, +1}-valued class (9.32).
+
+    Returns ``R_m(H) + sqrt(ln(1/delta)/(2m))`` or, with ``empirical=True``,
+    ``R̂_D(H) + 3 sqrt(ln(2/delta)/(2m))``.
+    """
+    rademacher = _check_rademacher(rademacher, "rademacher")
+    m = check_count(m, "m")
+    delta = check_open_unit(delta, "delta")
+    if empirical:
+        return rademacher + 3.0 * math.sqrt(math.log(2.0 / delta) / (2.0 * m))
+    return rademacher + math.sqrt(math.log(1.0 / delta) / (2.0 * m))
+
+
+def massart_bound(n_behaviours: int, m: int) -> float:
+    """``sqrt(2 ln Pi / m)``: Massart's bound on the Rademacher complexity (9.33).
+
+    ``n_behaviours`` is the growth function ``Pi_H(m)`` (or, for the empirical
+    version, the number of distinct label vectors ``|H|_D|``).
+    """
+    n_behaviours = check_count(n_behaviours, "n_behaviours")
+    m = check_count(m, "m")
+    return math.sqrt(2.0 * math.log(n_behaviours) / m)
+
+
+def rademacher_vc_bound(m: int, d: int, delta: float) -> float:
+    """``sqrt(2 d ln(em/d) / m) + sqrt(ln(1/delta) / (2m))`` for ``m >= d`` (9.34).
+
+    Notes
+    -----
+    003 §9.5 (9.34) combines (9.32), (9.33) and (9.22); the last needs
+    ``m >= d``, a condition the note does not repeat (see the claim
+    ``clt.rademacher_vc_bound_any_m``).
+    """
+    d = check_count(d, "d")
+    m = check_count(m, "m")
+    delta = check_open_unit(delta, "delta")
+    if m < d:
+        raise ValueError(f"m must be >= d (the bound uses (9.22)), got m={m}, d={d}")
+    return math.sqrt(2.0 * d * math.log(math.e * m / d) / m) + math.sqrt(
+        math.log(1.0 / delta) / (2.0 * m)
+    )
+
+
+def stability_bound(beta: float, m: int, loss_bound: float, delta: float, *,
+                    leave_one_out: bool = False) -> float:
+    """Excess term of the uniform-stability bound (9.39).
+
+    Returns ``2 beta + (4 m beta + M) sqrt(ln(1/delta)/(2m))`` (over the
+    empirical loss) or, with ``leave_one_out=True``,
+    ``beta + (4 m beta + M) sqrt(ln(1/delta)/(2m))`` (over the leave-one-out loss).
+
+    Parameters
+    ----------
+    beta : float
+        Uniform stability of the learner, ``beta >= 0``.
+    m : int
+        Sample size.
+    loss_bound : float
+        ``M``, an upper bound of the loss, ``M > 0``.
+    delta : float
+        Confidence parameter in (0, 1).
+    """
+    beta = check_nonnegative(beta, "beta")
+    m = check_count(m, "m")
+    loss_bound = check_positive(loss_bound, "loss_bound")
+    delta = check_open_unit(delta, "delta")
+    spread = (4.0 * m * beta + loss_bound) * math.sqrt(math.log(1.0 / delta) / (2.0 * m))
+    return (beta if leave_one_out else 2.0 * beta) + spread

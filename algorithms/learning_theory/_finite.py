@@ -1,0 +1,145 @@
+"""Learning on a finite domain: exact errors, empirical errors, version spaces, ERM.
+
+The learning problem of 000 §1.2 and 003 §9.1 on a finite input space
+``X = {0, ..., n-1}``: a distribution ``p`` over X and a conditional label
+probability ``eta(x) = P(y = +1 | x)`` (a deterministic target ``c`` has
+``eta`` in {0, 1}). A hypothesis class is a table ``H[k, x]`` in {-1, +1}.
+Everything is exact or vectorised over many simulated training sets at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from algorithms.learning_theory._validation import check_count
+
+__all__ = [
+    "FiniteProblem",
+    "empirical_errors",
+    "erm",
+    "label_counts",
+    "version_space",
+]
+
+
+def _table(H: object) -> np.ndarray:
+    T = np.asarray(H)
+    if T.ndim != 2 or T.shape[0] == 0 or T.shape[1] == 0:
+        raise ValueError(f"H must be a non-empty (n_hypotheses, n_points) table, got {T.shape}")
+    if not np.all(np.isin(T, (-1, 1))):
+        raise ValueError("H must contain only labels -1 and +1")
+    return T.astype(int)
+
+
+@dataclass(frozen=True)
+class FiniteProblem:
+    """A distribution over a finite domain with (possibly noisy) labels.
+
+    Parameters
+    ----------
+    p : ndarray of shape (n,)
+        Probabilities of the points, non-negative, summing to 1.
+    eta : ndarray of shape (n,)
+        ``P(y = +1 | x)`` for each point, in [0, 1].
+    """
+
+    p: np.ndarray
+    eta: np.ndarray
+
+    def __post_init__(self) -> None:
+        p = np.asarray(self.p, dtype=float)
+        eta = np.asarray(self.eta, dtype=float)
+        if p.ndim != 1 or p.size == 0:
+            raise ValueError(f"p must be a non-empty 1-D array, got shape {p.shape}")
+        if not np.all(np.isfinite(p)) or np.any(p < 0) or abs(p.sum() - 1.0) > 1e-9:
+            raise ValueError("p must be a probability vector (non-negative, summing to 1)")
+        if eta.shape != p.shape:
+            raise ValueError(f"eta must have shape {p.shape}, got {eta.shape}")
+        if not np.all(np.isfinite(eta)) or np.any(eta < 0) or np.any(eta > 1):
+            raise ValueError("eta must contain probabilities in [0, 1]")
+        object.__setattr__(self, "p", p / p.sum())
+        object.__setattr__(self, "eta", eta)
+
+    @property
+    def n_points(self) -> int:
+        return int(self.p.size)
+
+    def true_errors(self, H: object) -> np.ndarray:
+        """``E(h) = P(h(x) != y)`` (003 §9.1 (9.1)) for every row of ``H``, exactly."""
+        T = _table(H)
+        if T.shape[1] != self.n_points:
+            raise ValueError(f"H must have {self.n_points} columns, got {T.shape[1]}")
+        wrong_if_pos = np.where(T == 1, 1.0 - self.eta, self.eta)  # P(y != h(x) | x)
+        return wrong_if_pos @ self.p
+
+    def sample(self, n_sets: int, m: int, rng: np.random.Generator) -> tuple[np.ndarray,
+                                                                             np.ndarray]:
+        """``n_sets`` i.i.d. training sets of size ``m``: indices and labels, (n_sets, m) each."""
+        n_sets = check_count(n_sets, "n_sets")
+        m = check_count(m, "m")
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError("rng must be a numpy.random.Generator")
+        cdf = np.cumsum(self.p)
+        cdf[-1] = 1.0
+        idx = np.searchsorted(cdf, rng.random((n_sets, m)), side="right")
+        idx = np.minimum(idx, self.n_points - 1)
+        y = np.where(rng.random((n_sets, m)) < self.eta[idx], 1, -1)
+        return idx, y
+
+
+def label_counts(x_idx: object, y: object, n_points: int) -> tuple[np.ndarray, np.ndarray]:
+    """Counts of (point, +1) and (point, -1) pairs per training set, each (n_sets, n_points)."""
+    idx = np.atleast_2d(np.asarray(x_idx))
+    lab = np.atleast_2d(np.asarray(y))
+    if idx.shape != lab.shape:
+        raise ValueError(f"x_idx and y must have the same shape, got {idx.shape}, {lab.shape}")
+    if idx.size == 0:
+        raise ValueError("x_idx must not be empty")
+    if idx.min() < 0 or idx.max() >= n_points:
+        raise ValueError(f"x_idx must hold indices in [0, {n_points})")
+    if not np.all(np.isin(lab, (-1, 1))):
+        raise ValueError("y must contain only labels -1 and +1")
+    n_sets = idx.shape[0]
+    rows = np.repeat(np.arange(n_sets), idx.shape[1])
+    pos = np.zeros((n_sets, n_points))
+    neg = np.zeros((n_sets, n_points))
+    flat_idx, flat_y = idx.ravel(), lab.ravel()
+    np.add.at(pos, (rows[flat_y == 1], flat_idx[flat_y == 1]), 1.0)
+    np.add.at(neg, (rows[flat_y == -1], flat_idx[flat_y == -1]), 1.0)
+    return pos, neg
+
+
+def empirical_errors(H: object, x_idx: object, y: object) -> np.ndarray:
+    """``Ê(h; D)`` (003 §9.1 (9.2)) of every hypothesis on every training set.
+
+    Parameters
+    ----------
+    H : array_like of shape (n_hypotheses, n_points)
+    x_idx, y : array_like of shape (n_sets, m) (or (m,) for one set)
+
+    Returns
+    -------
+    ndarray of shape (n_sets, n_hypotheses)
+    """
+    T = _table(H)
+    pos, neg = label_counts(x_idx, y, T.shape[1])
+    m = np.atleast_2d(np.asarray(x_idx)).shape[1]
+    return (neg @ (T == 1).T + pos @ (T == -1).T) / m
+
+
+def version_space(H: object, x_idx: object, y: object) -> np.ndarray:
+    """Mask (n_sets, n_hypotheses) of the hypotheses consistent with each training set.
+
+    The consistent learner of 003 §9.3.1 keeps exactly these hypotheses.
+    """
+    return empirical_errors(H, x_idx, y) == 0.0
+
+
+def erm(H: object, x_idx: object, y: object) -> np.ndarray:
+    """Index of an empirical-risk minimiser (003 §9.4 (9.24)) per training set.
+
+    Ties go to the lowest index. Returns an int array of shape (n_sets,).
+    """
+    return np.argmin(empirical_errors(H, x_idx, y), axis=1)

@@ -1,0 +1,318 @@
+"""Dichotomies, shattering, growth functions and VC dimensions by enumeration.
+
+A hypothesis class is an object with a ``realizes(X, y) -> bool`` method that
+decides *exactly* whether some hypothesis of the class labels the points ``X``
+with the labels ``y`` in {-1, +1}. From it:
+
+- :func:`dichotomies` enumerates the label vectors ``h|_D`` the class realises
+  on a point set (003 §9.4 (9.17));
+- :func:`is_shattered` tests whether all ``2^m`` of them are realised;
+- :func:`growth_function` maximises the number of dichotomies over a family of
+  point sets (9.18);
+- :func:`vc_dimension` searches for the largest shattered size (9.20).
+
+Classes provided: :class:`Thresholds` and :class:`Intervals` on the line,
+:class:`Rectangles` (axis-aligned boxes) and :class:`HalfSpaces` (perceptrons,
+000 §1.3), whose separability is decided by a linear program, and
+:class:`FiniteClass` (a table of behaviours on a finite domain).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.linalg import null_space
+from scipy.optimize import linprog
+
+from algorithms.learning_theory._validation import check_count, check_int_at_least
+
+__all__ = [
+    "FiniteClass",
+    "HalfSpaces",
+    "Intervals",
+    "Rectangles",
+    "Thresholds",
+    "all_labellings",
+    "dichotomies",
+    "distinct_line_points",
+    "growth_function",
+    "is_shattered",
+    "radon_labelling",
+    "vc_dimension",
+]
+
+#: Enumerating 2^m labellings is the point of the exercise, but it must stay small.
+MAX_ENUMERATED_POINTS = 16
+
+
+def _points(X: object, dim: int | None) -> np.ndarray:
+    arr = np.asarray(X, dtype=float)
+    if arr.ndim == 1:
+        arr = arr[:, None]
+    if arr.ndim != 2:
+        raise ValueError(f"X must be a 2-D array of points, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("X must contain only finite values")
+    if dim is not None and arr.shape[1] != dim:
+        raise ValueError(f"X must have {dim} column(s), got {arr.shape[1]}")
+    return arr
+
+
+def _labels(y: object, n: int) -> np.ndarray:
+    arr = np.asarray(y)
+    if arr.shape != (n,):
+        raise ValueError(f"y must have shape ({n},), got {arr.shape}")
+    if not np.all(np.isin(arr, (-1, 1))):
+        raise ValueError("y must contain only labels -1 and +1")
+    return arr.astype(int)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """One-sided thresholds on the line: ``h_t(x) = +1`` iff ``x >= t``. VC dimension 1."""
+
+    dim: int = 1
+
+    def realizes(self, X: object, y: object) -> bool:
+        x = _points(X, 1)[:, 0]
+        lab = _labels(y, x.size)
+        pos, neg = x[lab == 1], x[lab == -1]
+        return pos.size == 0 or neg.size == 0 or bool(neg.max() < pos.min())
+
+
+@dataclass(frozen=True)
+class Intervals:
+    """Closed intervals on the line: ``h(x) = +1`` iff ``a <= x <= b``. VC dimension 2."""
+
+    dim: int = 1
+
+    def realizes(self, X: object, y: object) -> bool:
+        x = _points(X, 1)[:, 0]
+        lab = _labels(y, x.size)
+        pos, neg = x[lab == 1], x[lab == -1]
+        if pos.size == 0:
+            return True  # an empty interval
+        return not bool(np.any((neg >= pos.min()) & (neg <= pos.max())))
+
+
+@dataclass(frozen=True)
+class Rectangles:
+    """Axis-aligned closed boxes in R^dim: ``+1`` inside. VC dimension ``2 dim``."""
+
+    dim: int = 2
+
+    def realizes(self, X: object, y: object) -> bool:
+        P = _points(X, self.dim)
+        lab = _labels(y, P.shape[0])
+        pos, neg = P[lab == 1], P[lab == -1]
+        if pos.shape[0] == 0 or neg.shape[0] == 0:
+            return True
+        lo, hi = pos.min(axis=0), pos.max(axis=0)
+        inside = np.all((neg >= lo) & (neg <= hi), axis=1)  # the bounding box is the smallest box
+        return not bool(np.any(inside))
+
+
+@dataclass(frozen=True)
+class HalfSpaces:
+    """Perceptrons ``h(x) = sign(w.x + b)`` in R^dim. VC dimension ``dim + 1``.
+
+    Notes
+    -----
+    A labelling of finitely many points is realised iff the linear program
+    ``y_i (w.x_i + b) >= 1`` (variables ``w``, ``b`` free) is feasible: a finite
+    set realised with ``y_i (w.x_i + b) > 0`` has a positive margin that
+    rescaling turns into 1 (and a labelling with positives on the boundary,
+    ``w.x + b = 0``, is realised after shifting ``b`` by half the gap to the
+    negatives). Decided exactly by ``scipy.optimize.linprog`` (HiGHS).
+    """
+
+    dim: int = 2
+
+    def realizes(self, X: object, y: object) -> bool:
+        P = _points(X, self.dim)
+        lab = _labels(y, P.shape[0])
+        if lab.size == 0 or np.all(lab == lab[0]):
+            return True  # w = 0, b = +-1
+        A = -lab[:, None] * np.hstack([P, np.ones((P.shape[0], 1))])
+        res = linprog(
+            c=np.zeros(self.dim + 1),
+            A_ub=A,
+            b_ub=-np.ones(P.shape[0]),
+            bounds=[(None, None)] * (self.dim + 1),
+            method="highs",
+        )
+        if res.status == 0:
+            return True
+        if res.status == 2:
+            return False
+        raise RuntimeError(f"linprog failed to decide separability: {res.message}")
+
+
+@dataclass(frozen=True)
+class FiniteClass:
+    """A finite class on the finite domain ``{0, ..., n-1}``.
+
+    ``table[k, x]`` in {-1, +1} is the label hypothesis ``k`` gives to point ``x``;
+    points are given to :meth:`realizes` as integer indices (shape (m,) or (m, 1)).
+    """
+
+    table: np.ndarray
+
+    def __post_init__(self) -> None:
+        t = np.asarray(self.table)
+        if t.ndim != 2 or t.shape[0] == 0 or t.shape[1] == 0:
+            raise ValueError(f"table must be a non-empty 2-D array, got shape {t.shape}")
+        if not np.all(np.isin(t, (-1, 1))):
+            raise ValueError("table must contain only labels -1 and +1")
+        object.__setattr__(self, "table", t.astype(int))
+
+    @property
+    def dim(self) -> int:
+        return 1
+
+    def _index(self, X: object) -> np.ndarray:
+        idx = np.asarray(X)
+        if idx.ndim == 2 and idx.shape[1] == 1:
+            idx = idx[:, 0]
+        if idx.ndim != 1:
+            raise ValueError(f"X must be a 1-D array of domain indices, got shape {idx.shape}")
+        if idx.size and (not np.issubdtype(idx.dtype, np.number)
+                         or np.any(idx != np.round(idx))
+                         or idx.min() < 0 or idx.max() >= self.table.shape[1]):
+            raise ValueError(f"X must hold integer indices in [0, {self.table.shape[1]})")
+        return idx.astype(int)
+
+    def realizes(self, X: object, y: object) -> bool:
+        idx = self._index(X)
+        lab = _labels(y, idx.size)
+        return bool(np.any(np.all(self.table[:, idx] == lab[None, :], axis=1)))
+
+    def restriction(self, X: object) -> np.ndarray:
+        """The distinct label vectors ``h|_D`` (9.17), one per row, sorted."""
+        idx = self._index(X)
+        return np.unique(self.table[:, idx], axis=0)
+
+
+def all_labellings(m: int) -> np.ndarray:
+    """All ``2^m`` label vectors in {-1, +1}^m, shape (2^m, m), in lexicographic order."""
+    m = check_int_at_least(m, "m", 0)
+    if m > MAX_ENUMERATED_POINTS:
+        raise ValueError(f"m must be at most {MAX_ENUMERATED_POINTS} to enumerate 2^m labellings")
+    if m == 0:
+        return np.zeros((1, 0), dtype=int)
+    return np.array(list(itertools.product((-1, 1), repeat=m)), dtype=int)
+
+
+def dichotomies(cls: object, X: object) -> np.ndarray:
+    """The label vectors the class realises on the points ``X`` (003 §9.4 (9.17)).
+
+    Returns an int array of shape (k, m), one realised labelling per row.
+    """
+    if isinstance(cls, FiniteClass):
+        return cls.restriction(X)
+    P = _points(X, getattr(cls, "dim", None))
+    labellings = all_labellings(P.shape[0])
+    keep = np.array([cls.realizes(P, lab) for lab in labellings], dtype=bool)
+    return labellings[keep]
+
+
+def is_shattered(cls: object, X: object) -> bool:
+    """Whether the class realises all ``2^m`` labellings of ``X``."""
+    m = np.asarray(X).shape[0]
+    return dichotomies(cls, X).shape[0] == 2**m
+
+
+def growth_function(cls: object, point_sets: Iterable[object]) -> int:
+    """``max`` over the given point sets (all of one size m) of the number of dichotomies.
+
+    Over *all* m-point sets this is ``Pi_H(m)`` (9.18); over a family it is a
+    lower bound, and exact when the family contains a maximising configuration
+    (any m distinct points for thresholds and intervals).
+    """
+    best, size = 0, None
+    for X in point_sets:
+        m = np.asarray(X).shape[0]
+        if size is not None and m != size:
+            raise ValueError("point_sets must all have the same number of points")
+        size = m
+        best = max(best, int(dichotomies(cls, X).shape[0]))
+    if size is None:
+        raise ValueError("point_sets must not be empty")
+    return best
+
+
+def vc_dimension(cls: object, candidates: dict[int, Iterable[object]], *,
+                 max_m: int | None = None) -> tuple[int, dict[int, object]]:
+    """Search for the VC dimension (9.20) among candidate point sets.
+
+    Parameters
+    ----------
+    cls
+        A hypothesis class with ``realizes``.
+    candidates : dict
+        ``m -> iterable of m-point sets`` to try, for m = 1, 2, ... .
+    max_m : int, optional
+        Stop after this size.
+
+    Returns
+    -------
+    (d, witnesses)
+        ``d`` is the largest m for which some candidate set is shattered (0 if
+        none), ``witnesses[m]`` a shattered set for each m that has one. The
+        result is a lower bound on the VC dimension; it equals it when the
+        candidates for ``d + 1`` are known to be exhaustive (e.g. one set of
+        distinct points for classes on the line) or are backed by an argument
+        (Radon's theorem for half-spaces).
+    """
+    sizes = sorted(candidates)
+    if max_m is not None:
+        max_m = check_count(max_m, "max_m")
+        sizes = [m for m in sizes if m <= max_m]
+    witnesses: dict[int, object] = {}
+    for m in sizes:
+        check_count(m, "candidate size")
+        for X in candidates[m]:
+            if is_shattered(cls, X):
+                witnesses[m] = X
+                break
+    d = max(witnesses, default=0)
+    return d, witnesses
+
+
+def distinct_line_points(m: int) -> np.ndarray:
+    """``m`` distinct points on the line (every such set has the same order type)."""
+    m = check_count(m, "m")
+    return np.arange(m, dtype=float)[:, None]
+
+
+def radon_labelling(X: object) -> np.ndarray:
+    """A labelling of ``d + 2`` (or more) points in R^d that no half-space realises.
+
+    Radon's theorem: the ``(d+1) x n`` system ``sum_i l_i x_i = 0``,
+    ``sum_i l_i = 0`` has a non-zero solution when ``n >= d + 2``; the points with
+    ``l_i > 0`` and those with ``l_i < 0`` have intersecting convex hulls, so
+    labelling the first group (and the points with ``l_i = 0``) +1 and the second
+    -1 cannot be realised by ``sign(w.x + b)``. This is why half-spaces in R^d
+    shatter no set of ``d + 2`` points.
+
+    Returns
+    -------
+    ndarray of shape (n,)
+        Labels in {-1, +1}, both present.
+    """
+    P = _points(X, None)
+    n, d = P.shape
+    if n < d + 2:
+        raise ValueError(f"X must hold at least d + 2 = {d + 2} points, got {n}")
+    system = np.vstack([P.T, np.ones((1, n))])
+    basis = null_space(system)
+    lam = basis[:, 0]
+    lam = lam / np.max(np.abs(lam))
+    # Entries that are zero up to rounding belong to neither hull; put them with +1.
+    labels = np.where(lam < -1e-9, -1, 1)
+    if np.all(labels == 1):  # the sign of a null vector is arbitrary
+        labels = np.where(lam > 1e-9, -1, 1)
+    return labels.astype(int)
