@@ -85,9 +85,10 @@ class DualPerceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
     mistake when ``y_i (sum_j alpha_j y_j G_ji + b) <= 0``; then
     ``alpha_i <- alpha_i + eta`` and ``b <- b + eta y_i``. Stopping and visiting
     rules are those of :class:`Perceptron`, so with the same visiting order the
-    dual run reproduces the primal run started from zero. The scores
-    ``sum_j alpha_j y_j G_ji + b`` are kept up to date incrementally
-    (``+ eta y_i (G[:, i] + 1)`` per update), an O(N) vector operation.
+    dual run reproduces the primal run started from zero (up to floating-point
+    rounding of near-zero margins). The kernel sums ``sum_j alpha_j y_j G_ji`` are
+    kept up to date incrementally (``+ eta y_i G[i, :]`` per update, an O(N)
+    vector operation) and ``b`` is added when testing a visit.
 
     References
     ----------
@@ -138,8 +139,10 @@ class DualPerceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
         n_samples = X_arr.shape[0]
         G = self._kernel_matrix(X_arr, X_arr)
 
-        # scores[j] = sum_i alpha_i y_i G_ij + b, maintained incrementally.
-        scores = np.zeros(n_samples)
+        # kernel_part[j] = sum_i alpha_i y_i G_ij, maintained incrementally; b is kept
+        # apart (as the primal keeps w . x and b apart) so that adding and removing
+        # eta y_i to every score does not wash out small kernel terms.
+        kernel_part = np.zeros(n_samples)
         b = 0.0
         counts = np.zeros(n_samples, dtype=np.intp)
         updates: list[int] = []
@@ -150,12 +153,12 @@ class DualPerceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
             n_before = len(updates)
             position = 0
             while True:
-                position = _first_dual_mistake(y_visit * scores[visit], position)
+                position = _first_dual_mistake(y_visit * (kernel_part[visit] + b), position)
                 if position < 0:
                     break
                 i = int(visit[position])
                 step = eta * y_signed[i]
-                scores += step * G[i] + step  # score_j gains eta y_i G_ij (+ eta y_i from b)
+                kernel_part += step * G[i]  # score_j gains eta y_i G_ij
                 b += step
                 counts[i] += 1
                 updates.append(i)
