@@ -31,7 +31,7 @@ from algorithms.linear._inputs import (
     check_real,
     encode_labels,
 )
-from algorithms.linear._newton import NewtonResult, fit_glm_newton
+from algorithms.linear._newton import NewtonResult, confirm_separation, fit_glm_newton
 from algorithms.linear._ols import LinearRegression, add_bias_column
 
 __all__ = ["GeneralizedLinearModel", "LogLinearRegression", "warn_newton_outcome"]
@@ -84,9 +84,9 @@ def warn_newton_outcome(name: str, res: NewtonResult, max_iter: int) -> None:
     """Issue the ConvergenceWarning a Newton fit deserves (separation, cap, max_iter)."""
     if res.separated:
         warnings.warn(
-            f"{name}: the classes are linearly separated by the current coefficients, so the "
-            "likelihood has no maximiser (it tends to 1 as the coefficients grow); stopped "
-            "early with converged_=False. Use lam > 0 for a finite solution.",
+            f"{name}: the classes are linearly separated, so the likelihood has no "
+            "maximiser (it tends to 1 as the coefficients grow along a separating "
+            "direction); stopped with converged_=False. Use lam > 0 for a finite solution.",
             ConvergenceWarning,
             stacklevel=3,
         )
@@ -184,6 +184,8 @@ class GeneralizedLinearModel(RegressorMixin, BaseEstimator):
             tol=tol, coef_cap=coef_cap,
             stop_on_separation=(lam == 0 and family.name != "gaussian"),
         )
+        if family.name != "gaussian":
+            confirm_separation(res, Xh, y_enc, self.classes_.size, lam)
         warn_newton_outcome(type(self).__name__, res, max_iter)
         self.family_ = family
         self.coef_ = res.coef[:d].T.copy()
@@ -219,6 +221,7 @@ class GeneralizedLinearModel(RegressorMixin, BaseEstimator):
 
     def predict(self, X: object) -> np.ndarray:
         """The conditional mean (Gaussian) or the most probable class."""
+        check_is_fitted(self, "coef_")
         if self.family_.name == "gaussian":
             return self.predict_mean(X)[:, 0]
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]

@@ -29,7 +29,12 @@ from algorithms.linear._inputs import (
     check_real,
     encode_labels,
 )
-from algorithms.linear._newton import NewtonResult, all_strictly_separated, fit_glm_newton
+from algorithms.linear._newton import (
+    NewtonResult,
+    all_strictly_separated,
+    confirm_separation,
+    fit_glm_newton,
+)
 from algorithms.linear._ols import add_bias_column
 
 __all__ = ["LogisticRegression", "logistic_nll", "logistic_nll_gradient", "logistic_nll_hessian"]
@@ -122,6 +127,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
                 max_iter=max_iter, tol=tol, coef_cap=coef_cap, stop_on_separation=(lam == 0),
             )
             beta = res.coef[:, 0]
+            confirm_separation(res, Xh, codes, 2, lam)
             warn_newton_outcome(type(self).__name__, res, max_iter)
         else:
             res, beta = self._gradient_descent(Xh, y01, lam, mask, max_iter, tol, coef_cap)
@@ -171,6 +177,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             if not np.isfinite(obj) or np.max(np.abs(beta)) > coef_cap:
                 res.capped = True
                 break
+        confirm_separation(res, Xh, y, 2, lam)
         if res.separated or res.capped:
             warn_newton_outcome(type(self).__name__, res, max_iter)
         elif not res.converged:
@@ -197,4 +204,5 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         return np.column_stack([-np.logaddexp(0.0, z), -np.logaddexp(0.0, -z)])
 
     def predict(self, X: object) -> np.ndarray:
+        check_is_fitted(self, "coef_")
         return self.classes_[(self.decision_function(X) > 0).astype(int)]

@@ -17,7 +17,13 @@ import scipy.linalg
 
 from algorithms.linear._exponential_family import ExponentialFamily
 
-__all__ = ["NewtonResult", "all_strictly_separated", "fit_glm_newton"]
+__all__ = [
+    "NewtonResult",
+    "all_strictly_separated",
+    "confirm_separation",
+    "fit_glm_newton",
+    "linearly_separable",
+]
 
 
 @dataclass
@@ -46,6 +52,42 @@ def all_strictly_separated(eta: np.ndarray, T: np.ndarray) -> bool:
     own_score = np.sum(full * own, axis=1)
     others = np.where(own > 0.5, -np.inf, full)
     return bool(np.all(own_score > others.max(axis=1)))
+
+
+def linearly_separable(Xh: np.ndarray, codes: np.ndarray, n_classes: int) -> bool:
+    """Exact test (one LP): is there ``W`` (p, K) with ``x_i^T (w_{y_i} - w_k) >= 1`` for
+    every sample ``i`` and every other class ``k``? Then the classes are strictly
+    separated and the (unpenalised) likelihood has no maximiser.
+    """
+    import scipy.optimize
+
+    n, p = Xh.shape
+    K = int(n_classes)
+    rows = []
+    for k in range(K):
+        others = np.flatnonzero(codes != k)
+        if others.size == 0:
+            continue
+        # constraint: x_i^T w_k - x_i^T w_{y_i} <= -1 for samples i not in class k
+        A = np.zeros((others.size, p * K))
+        A[:, k * p:(k + 1) * p] = Xh[others]
+        for c in range(K):
+            sel = codes[others] == c
+            A[sel, c * p:(c + 1) * p] -= Xh[others][sel]
+        rows.append(A)
+    A_ub = np.vstack(rows)
+    out = scipy.optimize.linprog(np.zeros(p * K), A_ub=A_ub, b_ub=-np.ones(A_ub.shape[0]),
+                                 bounds=(None, None), method="highs")
+    return bool(out.status == 0)
+
+
+def confirm_separation(res: NewtonResult, Xh: np.ndarray, codes: np.ndarray, n_classes: int,
+                       lam: float) -> None:
+    """After an unconverged unpenalised fit, mark ``res.separated`` if the LP test says so."""
+    if lam == 0 and not res.converged and not res.separated and linearly_separable(
+        Xh, np.asarray(codes).astype(int), n_classes
+    ):
+        res.separated = True
 
 
 def _hessian(Xh: np.ndarray, V: np.ndarray) -> np.ndarray:

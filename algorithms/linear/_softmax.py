@@ -32,7 +32,12 @@ from algorithms.linear._inputs import (
     check_real,
     encode_labels,
 )
-from algorithms.linear._newton import NewtonResult, all_strictly_separated, fit_glm_newton
+from algorithms.linear._newton import (
+    NewtonResult,
+    all_strictly_separated,
+    confirm_separation,
+    fit_glm_newton,
+)
 from algorithms.linear._ols import add_bias_column
 
 __all__ = ["SoftmaxRegression", "softmax_nll"]
@@ -105,6 +110,7 @@ class SoftmaxRegression(ClassifierMixin, BaseEstimator):
         if param == "reference":
             res = fit_glm_newton(Xh, T, family, lam=lam, penalty_mask=mask, max_iter=max_iter,
                                  tol=tol, coef_cap=coef_cap, stop_on_separation=(lam == 0))
+            confirm_separation(res, Xh, codes, K, lam)
             warn_newton_outcome(type(self).__name__, res, max_iter)
             B = res.coef  # (p, K-1)
             self.reference_class_ = classes[-1]
@@ -178,4 +184,5 @@ class SoftmaxRegression(ClassifierMixin, BaseEstimator):
         return Z - logsumexp(Z, axis=1, keepdims=True)
 
     def predict(self, X: object) -> np.ndarray:
+        check_is_fitted(self, "coef_")
         return self.classes_[np.argmax(self.decision_function(X), axis=1)]

@@ -1,0 +1,184 @@
+"""Unit tests: logistic regression (Newton, gradient descent) and softmax regression."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import sklearn.linear_model as sk
+from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
+
+from algorithms.linear import (
+    LogisticRegression,
+    SoftmaxRegression,
+    logistic_nll,
+    logistic_nll_gradient,
+    logistic_nll_hessian,
+)
+
+
+def classification_data(n=300, d=4, K=2, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    W = rng.normal(size=(d, K))
+    Z = X @ W + rng.normal(size=K) * 0.3
+    P = np.exp(Z - Z.max(axis=1, keepdims=True))
+    P /= P.sum(axis=1, keepdims=True)
+    y = (P.cumsum(axis=1) > rng.random(n)[:, None]).argmax(axis=1)
+    return X, y
+
+
+def sklearn_mle(X, y, C=np.inf):
+    return sk.LogisticRegression(C=C, tol=1e-14, max_iter=100_000).fit(X, y)
+
+
+@pytest.mark.parametrize("solver", ["newton", "gd"])
+def test_logistic_mle_matches_sklearn(solver):
+    X, y = classification_data()
+    m = LogisticRegression(solver=solver, tol=1e-14, max_iter=100_000).fit(X, y)
+    ref = sklearn_mle(X, y)
+    np.testing.assert_allclose(m.coef_, ref.coef_[0], rtol=1e-5, atol=1e-6)
+    assert m.intercept_ == pytest.approx(ref.intercept_[0], abs=1e-6)
+    assert m.converged_ and not m.separable_
+
+
+def test_penalised_logistic_matches_sklearn_with_c_equal_one_over_lambda():
+    X, y = classification_data(seed=1)
+    m = LogisticRegression(lam=4.0).fit(X, y)
+    ref = sklearn_mle(X, y, C=0.25)
+    np.testing.assert_allclose(m.coef_, ref.coef_[0], rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("solver", ["newton", "gd"])
+def test_log_likelihood_history_is_non_decreasing(solver):
+    X, y = classification_data(seed=2)
+    m = LogisticRegression(solver=solver).fit(X, y)
+    h = m.log_likelihood_history_
+    assert h.size == m.n_iter_ + 1
+    assert np.all(np.diff(h) >= -1e-12 * abs(h[0]))
+
+
+@pytest.mark.parametrize("solver", ["newton", "gd"])
+def test_separable_data_warn_and_flag_instead_of_diverging(solver):
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(40, 2))
+    y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    with pytest.warns(ConvergenceWarning, match="separated"):
+        m = LogisticRegression(solver=solver).fit(X, y)
+    assert m.separable_ and not m.converged_
+    assert np.all(np.isfinite(m.coef_))
+    if solver == "newton":  # Newton stops at the first strictly separating iterate
+        assert np.all(m.predict(X) == y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        reg = LogisticRegression(solver=solver, lam=1.0, max_iter=100_000).fit(X, y)
+    assert reg.converged_ and not reg.separable_
+
+
+def test_logistic_accepts_string_labels_and_returns_them():
+    X, y = classification_data()
+    labels = np.array(["no", "yes"])[y]
+    m = LogisticRegression().fit(X, labels)
+    assert list(m.classes_) == ["no", "yes"]
+    assert set(m.predict(X)) <= {"no", "yes"}
+    np.testing.assert_allclose(m.predict_proba(X).sum(axis=1), 1.0)
+    np.testing.assert_allclose(np.exp(m.predict_log_proba(X)), m.predict_proba(X), rtol=1e-12)
+
+
+def test_logistic_is_numerically_stable_for_huge_scores():
+    Xh = np.array([[1e4, 1.0], [-1e4, 1.0], [3.0, 1.0]])
+    y = np.array([0.0, 1.0, 1.0])
+    beta = np.array([1.0, 0.0])
+    assert np.isfinite(logistic_nll(beta, Xh, y))
+    assert logistic_nll(beta, Xh, y) == pytest.approx(2e4 + np.log1p(np.exp(-3.0)), rel=1e-12)
+    assert np.all(np.isfinite(logistic_nll_gradient(beta, Xh, y)))
+    assert np.all(np.isfinite(logistic_nll_hessian(beta, Xh)))
+
+
+@pytest.mark.parametrize(
+    ("params", "y", "message"),
+    [
+        ({}, [0, 0, 0, 0], "at least 2"),
+        ({}, [0, 1, 2, 1], "at most 2"),
+        ({}, [0, 1, 1], "y has 3 entries but X has 4"),
+        ({"solver": "lbfgs"}, [0, 1, 0, 1], "solver must be one of"),
+        ({"lam": -1.0}, [0, 1, 0, 1], "lam must be"),
+        ({"tol": -1.0}, [0, 1, 0, 1], "tol must be"),
+        ({"learning_rate": 0.0, "solver": "gd"}, [0, 1, 0, 1], "learning_rate must be"),
+        ({"max_iter": 1.5}, [0, 1, 0, 1], "max_iter must be"),
+    ],
+)
+def test_logistic_bad_input_raises(params, y, message):
+    X = np.array([[0.0, 1.0], [1.0, 0.5], [2.0, 3.0], [1.0, -1.0]])
+    with pytest.raises(ValueError, match=message):
+        LogisticRegression(**params).fit(X, y)
+
+
+def test_logistic_rejects_nan_and_unfitted_use():
+    with pytest.raises(ValueError, match="X contains NaN"):
+        LogisticRegression().fit([[np.nan], [1.0]], [0, 1])
+    with pytest.raises(NotFittedError):
+        LogisticRegression().predict([[1.0]])
+
+
+# --- softmax ----------------------------------------------------------------------------
+
+
+def test_both_softmax_parametrisations_give_the_same_mle_probabilities_as_sklearn():
+    X, y = classification_data(K=4, seed=5)
+    ref = SoftmaxRegression(parametrisation="reference").fit(X, y)
+    sym = SoftmaxRegression(parametrisation="symmetric").fit(X, y)
+    skl = sklearn_mle(X, y)
+    np.testing.assert_allclose(ref.predict_proba(X), skl.predict_proba(X), atol=1e-6)
+    np.testing.assert_allclose(sym.predict_proba(X), ref.predict_proba(X), atol=1e-6)
+    assert ref.coef_.shape == (3, 4) and sym.coef_.shape == (4, 4)
+    assert ref.reference_class_ == 3
+    np.testing.assert_allclose(sym.coef_.sum(axis=0), 0.0, atol=1e-9)  # the gauge
+
+
+def test_softmax_with_two_classes_is_logistic_regression():
+    X, y = classification_data(K=2, seed=6)
+    sm = SoftmaxRegression().fit(X, y)
+    lr = LogisticRegression().fit(X, y)
+    # reference class is classes_[-1] = 1, so w_1 (class 0 vs 1) is minus the logistic beta
+    np.testing.assert_allclose(sm.coef_[0], -lr.coef_, rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(sm.predict_proba(X), lr.predict_proba(X), atol=1e-9)
+
+
+def test_penalised_symmetric_softmax_matches_sklearn_multinomial():
+    X, y = classification_data(K=3, seed=7)
+    sym = SoftmaxRegression(parametrisation="symmetric", lam=2.0).fit(X, y)
+    skl = sklearn_mle(X, y, C=0.5)
+    np.testing.assert_allclose(sym.predict_proba(X), skl.predict_proba(X), atol=1e-6)
+
+
+@pytest.mark.parametrize("param", ["reference", "symmetric"])
+def test_softmax_on_separable_data_warns(param):
+    X = np.array([[0.0, 0.0], [0.1, 0.0], [5.0, 5.0], [5.1, 5.0], [10.0, 0.0], [10.0, 0.1]])
+    y = np.array([0, 0, 1, 1, 2, 2])
+    with pytest.warns(ConvergenceWarning, match="separated"):
+        m = SoftmaxRegression(parametrisation=param).fit(X, y)
+    assert m.separable_ and np.all(m.predict(X) == y)
+
+
+@pytest.mark.parametrize(
+    ("params", "y", "message"),
+    [
+        ({"parametrisation": "pivot"}, [0, 1, 2, 1], "parametrisation must be one of"),
+        ({}, [1, 1, 1, 1], "at least 2"),
+        ({"lam": -0.5}, [0, 1, 2, 1], "lam must be"),
+    ],
+)
+def test_softmax_bad_input_raises(params, y, message):
+    X = np.array([[0.0, 1.0], [1.0, 0.5], [2.0, 3.0], [1.0, -1.0]])
+    with pytest.raises(ValueError, match=message):
+        SoftmaxRegression(**params).fit(X, y)
+
+
+def test_classifiers_follow_the_sklearn_parameter_protocol():
+    for est in (LogisticRegression(solver="gd", lam=0.1), SoftmaxRegression(lam=1.0)):
+        assert clone(est).get_params() == est.get_params()
+    X, y = classification_data(K=3)
+    assert SoftmaxRegression().fit(X, y).score(X, y) > 0.5

@@ -1,0 +1,298 @@
+"""Unit tests: OLS, ridge, LASSO, elastic net, regularisation paths (algorithms.linear)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import sklearn.linear_model as sk
+from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
+
+from algorithms.linear import (
+    ElasticNet,
+    Lasso,
+    LinearRegression,
+    RankDeficientWarning,
+    Ridge,
+    SimpleLinearRegression,
+    elastic_net_path,
+    lasso_path,
+    ridge_path,
+    soft_threshold,
+)
+
+
+def regression_data(n=80, d=5, seed=0, sparse=True):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)) * rng.uniform(0.5, 3.0, size=d)
+    w = rng.normal(size=d)
+    if sparse:
+        w[: d // 2] = 0.0
+    y = X @ w + 1.5 + 0.3 * rng.normal(size=n)
+    return X, y
+
+
+# --- ordinary least squares -------------------------------------------------------------
+
+
+def test_simple_regression_matches_polyfit():
+    X, y = regression_data(d=1)
+    m = SimpleLinearRegression().fit(X[:, 0], y)
+    slope, intercept = np.polyfit(X[:, 0], y, 1)
+    assert m.coef_ == pytest.approx(slope, rel=1e-10)
+    assert m.intercept_ == pytest.approx(intercept, rel=1e-10)
+    np.testing.assert_allclose(m.predict(X), slope * X[:, 0] + intercept, rtol=1e-10)
+
+
+def test_simple_regression_rejects_constant_x_and_single_sample():
+    with pytest.raises(ValueError, match="zero variance"):
+        SimpleLinearRegression().fit(np.ones(5), np.arange(5.0))
+    with pytest.raises(ValueError, match="two samples"):
+        SimpleLinearRegression().fit([[1.0]], [2.0])
+    with pytest.raises(ValueError, match="exactly one feature"):
+        SimpleLinearRegression().fit(np.ones((4, 2)), np.arange(4.0))
+
+
+@pytest.mark.parametrize("solver", ["lstsq", "qr", "cholesky"])
+def test_every_ols_solver_matches_lstsq_and_sklearn(solver):
+    X, y = regression_data()
+    m = LinearRegression(solver=solver).fit(X, y)
+    ref = sk.LinearRegression().fit(X, y)
+    np.testing.assert_allclose(m.coef_, ref.coef_, rtol=1e-8, atol=1e-10)
+    assert m.intercept_ == pytest.approx(ref.intercept_, rel=1e-8)
+    assert m.rank_ == X.shape[1] + 1 and m.full_rank_
+
+
+@pytest.mark.parametrize("solver", ["lstsq", "qr", "cholesky"])
+def test_rank_deficient_design_is_reported_and_solved_by_minimum_norm(solver):
+    X, y = regression_data()
+    X = np.hstack([X, X[:, :1] + X[:, 1:2]])  # a collinear column
+    with pytest.warns(RankDeficientWarning, match="rank"):
+        m = LinearRegression(solver=solver).fit(X, y)
+    assert m.rank_ == X.shape[1] and not m.full_rank_  # 6 features + bias = 7 columns, rank 6
+    A = np.hstack([X, np.ones((X.shape[0], 1))])
+    expected = np.linalg.pinv(A) @ y
+    np.testing.assert_allclose(np.append(m.coef_, m.intercept_), expected, rtol=1e-7, atol=1e-9)
+
+
+def test_fewer_samples_than_features_gives_rank_at_most_n():
+    rng = np.random.default_rng(3)
+    X, y = rng.normal(size=(4, 9)), rng.normal(size=4)
+    with pytest.warns(RankDeficientWarning):
+        m = LinearRegression().fit(X, y)
+    assert m.rank_ == 4
+    np.testing.assert_allclose(m.predict(X), y, atol=1e-10)  # interpolates
+
+
+def test_ols_without_intercept():
+    X, y = regression_data()
+    m = LinearRegression(fit_intercept=False).fit(X, y)
+    np.testing.assert_allclose(m.coef_, np.linalg.lstsq(X, y, rcond=None)[0], rtol=1e-9)
+    assert m.intercept_ == 0.0
+
+
+# --- bad input --------------------------------------------------------------------------
+
+BAD_FITS = [
+    (np.array([[np.nan, 1.0], [2.0, 3.0]]), [1.0, 2.0], "X contains NaN"),
+    (np.array([[np.inf, 1.0], [2.0, 3.0]]), [1.0, 2.0], "X contains NaN or infinity"),
+    (np.ones((2, 2)), [1.0, np.nan], "y contains NaN"),
+    (np.ones((3, 2)), [1.0, 2.0], "y has 2 entries but X has 3"),
+    (np.ones((0, 2)), [], "X is empty"),
+    (np.ones(3), [1.0, 2.0, 3.0], "X must be a 2-d array"),
+    (np.ones((2, 2)), np.ones((2, 2)), "y must be a 1-d array"),
+]
+
+
+@pytest.mark.parametrize("estimator", [LinearRegression(), Ridge(), Lasso(), ElasticNet()],
+                         ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize(("X", "y", "message"), BAD_FITS)
+def test_bad_input_raises_value_error_naming_the_argument(estimator, X, y, message):
+    with pytest.raises(ValueError, match=message):
+        clone(estimator).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    ("estimator", "message"),
+    [
+        (LinearRegression(solver="inverse"), "solver must be one of"),
+        (LinearRegression(fit_intercept="yes"), "fit_intercept must be True or False"),
+        (Ridge(lam=-1.0), "lam must be"),
+        (Ridge(lam=float("nan")), "lam must be"),
+        (Lasso(lam=0.0), "lam must be"),
+        (Lasso(lam=-2.0), "lam must be"),
+        (Lasso(max_iter=0), "max_iter must be an integer >= 1"),
+        (Lasso(tol=0.0), "tol must be"),
+        (Lasso(solver="lars"), "solver must be one of"),
+        (ElasticNet(rho=0.0), "rho must be"),
+        (ElasticNet(rho=1.5), "rho must be"),
+        (ElasticNet(lam=-1.0), "lam must be"),
+    ],
+    ids=str,
+)
+def test_bad_hyperparameters_raise_value_error(estimator, message):
+    X, y = regression_data(n=10, d=2)
+    with pytest.raises(ValueError, match=message):
+        estimator.fit(X, y)
+
+
+@pytest.mark.parametrize("estimator", [LinearRegression(), Ridge(), Lasso(), ElasticNet(),
+                                       SimpleLinearRegression()],
+                         ids=lambda e: type(e).__name__)
+def test_predict_before_fit_raises_not_fitted(estimator):
+    with pytest.raises(NotFittedError):
+        estimator.predict(np.ones((2, 1)))
+
+
+def test_predict_with_wrong_number_of_features_raises():
+    X, y = regression_data()
+    m = LinearRegression().fit(X, y)
+    with pytest.raises(ValueError, match="features, but the estimator was fitted with 5"):
+        m.predict(np.ones((2, 3)))
+
+
+# --- ridge ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lam", [1e-3, 1.0, 100.0])
+def test_ridge_matches_sklearn_with_unpenalised_intercept(lam):
+    X, y = regression_data()
+    m = Ridge(lam=lam).fit(X, y)
+    ref = sk.Ridge(alpha=lam, solver="cholesky").fit(X, y)
+    np.testing.assert_allclose(m.coef_, ref.coef_, rtol=1e-9, atol=1e-12)
+    assert m.intercept_ == pytest.approx(ref.intercept_, rel=1e-9)
+
+
+def test_ridge_with_penalised_intercept_is_the_notes_closed_form():
+    X, y = regression_data()
+    lam = 3.0
+    A = np.hstack([X, np.ones((X.shape[0], 1))])
+    expected = np.linalg.solve(A.T @ A + lam * np.eye(A.shape[1]), A.T @ y)
+    m = Ridge(lam=lam, penalize_intercept=True).fit(X, y)
+    np.testing.assert_allclose(np.append(m.coef_, m.intercept_), expected, rtol=1e-10)
+
+
+def test_ridge_dual_form_for_wide_data_matches_primal():
+    rng = np.random.default_rng(5)
+    X, y = rng.normal(size=(6, 20)), rng.normal(size=6)
+    m = Ridge(lam=0.7, fit_intercept=False).fit(X, y)
+    expected = np.linalg.solve(X.T @ X + 0.7 * np.eye(20), X.T @ y)
+    np.testing.assert_allclose(m.coef_, expected, rtol=1e-9)
+
+
+def test_ridge_with_zero_lambda_is_least_squares():
+    X, y = regression_data()
+    np.testing.assert_allclose(Ridge(lam=0.0).fit(X, y).coef_,
+                               LinearRegression().fit(X, y).coef_, rtol=1e-9)
+
+
+# --- LASSO / elastic net ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("solver", ["cd", "ista", "fista"])
+def test_lasso_solvers_match_sklearn(solver):
+    X, y = regression_data(n=100, d=8)
+    lam = 20.0
+    m = Lasso(lam=lam, solver=solver, tol=1e-12, max_iter=100_000).fit(X, y)
+    ref = sk.Lasso(alpha=lam / (2 * X.shape[0]), tol=1e-14, max_iter=100_000).fit(X, y)
+    np.testing.assert_allclose(m.coef_, ref.coef_, rtol=1e-5, atol=1e-6)
+    assert m.converged_ and m.duality_gap_ <= 1e-12 * np.sum((y - y.mean()) ** 2)
+    assert np.sum(m.coef_ == 0.0) >= 1  # sparse
+
+
+@pytest.mark.parametrize("solver", ["cd", "ista"])
+def test_lasso_objective_history_never_increases(solver):
+    X, y = regression_data(n=60, d=6, seed=2)
+    m = Lasso(lam=5.0, solver=solver).fit(X, y)
+    h = m.objective_history_
+    assert np.all(np.diff(h) <= 1e-12 * h[0])
+
+
+def test_lasso_without_convergence_warns_and_flags():
+    X, y = regression_data(n=60, d=6)
+    with pytest.warns(ConvergenceWarning, match="did not converge"):
+        m = Lasso(lam=1.0, solver="ista", max_iter=2).fit(X, y)
+    assert not m.converged_ and m.n_iter_ == 2
+
+
+def test_lasso_handles_zero_columns_constant_targets_and_wide_data():
+    X, y = regression_data(n=30, d=4)
+    X[:, 1] = 0.0
+    m = Lasso(lam=1.0).fit(X, y)
+    assert m.coef_[1] == 0.0 and m.converged_
+    m = Lasso(lam=1.0).fit(X, np.full(30, 4.0))
+    assert np.all(m.coef_ == 0.0) and m.intercept_ == pytest.approx(4.0)
+    rng = np.random.default_rng(1)
+    Xw = rng.normal(size=(10, 40))
+    yw = Xw[:, 0] * 3 + rng.normal(size=10) * 0.1
+    for solver in ("cd", "ista"):
+        assert Lasso(lam=0.5, solver=solver, max_iter=50_000).fit(Xw, yw).converged_
+
+
+def test_elastic_net_matches_sklearn_in_the_notes_parametrisation():
+    X, y = regression_data(n=100, d=8)
+    lam, rho = 30.0, 0.3
+    m = ElasticNet(lam=lam, rho=rho, tol=1e-12).fit(X, y)
+    ref = sk.ElasticNet(alpha=lam / (2 * X.shape[0]), l1_ratio=rho, tol=1e-14,
+                        max_iter=100_000).fit(X, y)
+    np.testing.assert_allclose(m.coef_, ref.coef_, rtol=1e-5, atol=1e-6)
+
+
+def test_elastic_net_with_rho_one_is_the_lasso():
+    X, y = regression_data()
+    np.testing.assert_allclose(ElasticNet(lam=7.0, rho=1.0).fit(X, y).coef_,
+                               Lasso(lam=7.0).fit(X, y).coef_, atol=1e-8)
+
+
+def test_soft_threshold_is_formula_10_13():
+    z = np.array([-3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 3.0])
+    np.testing.assert_array_equal(soft_threshold(z, 1.0), [-2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0])
+    with pytest.raises(ValueError, match="threshold"):
+        soft_threshold(z, -1.0)
+
+
+# --- paths ------------------------------------------------------------------------------
+
+
+def test_lasso_path_starts_at_zero_and_matches_single_fits():
+    X, y = regression_data(n=60, d=6)
+    path = lasso_path(X, y, n_lams=8, tol=1e-12)
+    assert np.all(path.coefs[0] == 0.0) and path.converged.all()
+    assert np.all(np.diff(path.lams) < 0)
+    k = 5
+    single = Lasso(lam=path.lams[k], tol=1e-12).fit(X, y)
+    np.testing.assert_allclose(path.coefs[k], single.coef_, atol=1e-7)
+    assert path.intercepts[k] == pytest.approx(single.intercept_, abs=1e-7)
+
+
+def test_elastic_net_and_ridge_paths_match_single_fits():
+    X, y = regression_data(n=60, d=6)
+    lams = [0.5, 5.0, 50.0]
+    rp = ridge_path(X, y, lams)
+    for lam, coef in zip(rp.lams, rp.coefs, strict=True):
+        np.testing.assert_allclose(coef, Ridge(lam=lam).fit(X, y).coef_, rtol=1e-9, atol=1e-12)
+    ep = elastic_net_path(X, y, rho=0.4, lams=lams, tol=1e-12)
+    for lam, coef in zip(ep.lams, ep.coefs, strict=True):
+        np.testing.assert_allclose(coef, ElasticNet(lam=lam, rho=0.4, tol=1e-12).fit(X, y).coef_,
+                                   atol=1e-7)
+
+
+@pytest.mark.parametrize("lams", [[], [1.0, -1.0], [np.nan]])
+def test_paths_reject_bad_lambda_grids(lams):
+    X, y = regression_data(n=10, d=2)
+    with pytest.raises(ValueError, match="lams"):
+        ridge_path(X, y, lams)
+    with pytest.raises(ValueError, match="lams"):
+        lasso_path(X, y, lams=lams)
+
+
+def test_estimators_follow_the_sklearn_parameter_protocol():
+    for est in (LinearRegression(solver="qr"), Ridge(lam=2.0), Lasso(lam=3.0, solver="ista"),
+                ElasticNet(lam=1.0, rho=0.2)):
+        assert clone(est).get_params() == est.get_params()
+    X, y = regression_data()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert Lasso(lam=1.0).fit(X, y).score(X, y) > 0.5
