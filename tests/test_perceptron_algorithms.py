@@ -263,6 +263,20 @@ def test_dual_equals_primal_from_zero_on_float_data(seed):
                                rtol=1e-9, atol=1e-9)
 
 
+def test_dual_keeps_tiny_kernel_terms_when_b_returns_to_zero():
+    # x = (1, -1, 1e-200), y = (+1, -1, +1), cyclic from zero:
+    # update on x1 (margin 0): w = 1, b = 1; update on x2 (margin -1*(-1 + 1) = 0): w = 2,
+    # b = 0; x3 then has margin 2e-200 > 0. A dual that folded b into its running scores
+    # would compute (1e-200 + 1) + (1e-200 - 1) = 0 for x3 and wrongly update on it.
+    X = np.array([[1.0], [-1.0], [1e-200]])
+    y = np.array([1, -1, 1])
+    primal = Perceptron().fit(X, y)
+    dual = DualPerceptron().fit(X, y)
+    np.testing.assert_array_equal(primal.update_indices_, [0, 1])
+    np.testing.assert_array_equal(dual.update_indices_, [0, 1])
+    assert dual.intercept_ == 0.0 and dual.converged_
+
+
 def test_dual_with_a_polynomial_kernel_separates_xor():
     def quadratic(A, B):
         return (A @ B.T + 1.0) ** 2
