@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import Perceptron as SkPerceptron
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from algorithms.perceptron import (
@@ -119,6 +120,21 @@ def test_perceptron_reaches_zero_training_error_on_separable_data(order, seed):
     assert model.updates_per_pass_[-1] == 0
     assert np.all(model.updates_per_pass_[:-1] > 0)
     assert model.updates_per_pass_.sum() == model.n_updates_
+
+
+@pytest.mark.parametrize("eta", [1.0, 0.25])
+@pytest.mark.parametrize("seed", range(4))
+def test_cyclic_run_from_zero_matches_scikit_learn_perceptron(eta, seed):
+    # scikit-learn's Perceptron without shuffling, penalty or early stopping is the same
+    # algorithm: cyclic visits, mistake iff y (w.x + b) <= 0, w += eta y x, b += eta y.
+    # Once a pass is clean its weights stop changing, so extra passes do not matter.
+    X, y = separable_data(seed + 40)
+    reference = SkPerceptron(eta0=eta, shuffle=False, tol=None, max_iter=2000,
+                             penalty=None).fit(X, y)
+    model = Perceptron(eta=eta).fit(X, y)
+    np.testing.assert_allclose(model.coef_, reference.coef_.ravel(), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(model.intercept_, reference.intercept_[0], rtol=1e-12,
+                               atol=1e-12)
 
 
 def test_every_update_is_made_on_a_mistake_of_the_current_weights():
