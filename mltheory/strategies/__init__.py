@@ -11,15 +11,26 @@ from mltheory.strategies._datasets import (
     nonseparable_datasets,
     separable_datasets,
 )
+from mltheory.strategies._learning_theory import *  # noqa: F403 - learning-theory strategies
+from mltheory.strategies._linear_models import (
+    OverlappingClassData,
+    RegressionData,
+    overlapping_classification_datasets,
+    regression_datasets,
+)
 from mltheory.strategies._misc import SeededGenerator, rngs
 
 __all__ = [
     "LabelledData",
+    "OverlappingClassData",
+    "RegressionData",
     "SeededGenerator",
     "SeparableData",
     "finite_floats",
     "labelled_datasets",
     "nonseparable_datasets",
+    "overlapping_classification_datasets",
+    "regression_datasets",
     "rngs",
     "separable_datasets",
 ]
