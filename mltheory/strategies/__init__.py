@@ -11,6 +11,7 @@ from mltheory.strategies._datasets import (
     nonseparable_datasets,
     separable_datasets,
 )
+from mltheory.strategies._learning_theory import *  # noqa: F403 - learning-theory strategies
 from mltheory.strategies._linear_models import (
     OverlappingClassData,
     RegressionData,

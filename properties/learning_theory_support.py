@@ -1,0 +1,190 @@
+"""Shared check bodies and simulations for the learning-theory claims (003 Chapter 9).
+
+No claims are registered here. Every check body is a plain function
+parameterised by the bound it tests, so a claim and its teeth test (the same
+body run on a deliberately broken bound) share the code.
+
+Decision rule for every simulated probability: the claim ``P(event) <= bound``
+is refuted only when the one-sided Clopper-Pearson lower confidence bound on
+the event's probability, at confidence 1 - 1e-6, exceeds the bound
+(:func:`mltheory.stats.check_probability_at_most`). A true bound is therefore
+refuted with probability at most 1e-6 per decision, and since all randomness is
+seeded (the claim's ``rng`` or a Hypothesis-drawn seed), a verdict never flakes.
+
+Events are counted with a margin of ``EVENT_MARGIN`` on the inside, so float
+rounding can never inflate a count: a rounding error could only make a check
+slightly weaker, never refute a true bound.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from algorithms.learning_theory import threshold_rademacher
+from mltheory import evidence
+from mltheory.stats import check_probability_at_most
+
+__all__ = [
+    "EVENT_MARGIN",
+    "ScenarioDraw",
+    "check_excess_bound",
+    "expected_abs_walk",
+    "memoriser_scenario",
+    "threshold_scenario",
+]
+
+#: Deviations are compared as ``value > bound + EVENT_MARGIN``: values are sums of at
+#: most ~1e4 terms of size <= 1, so float64 rounding stays far below 1e-9.
+EVENT_MARGIN = 1e-9
+
+
+@dataclass(frozen=True)
+class ScenarioDraw:
+    """Per-trial quantities of a simulated learning problem.
+
+    ``gap_learner`` is ``E(h) - Ê(h)`` of the learner's output, ``gap_sup`` the
+    supremum of ``E(h) - Ê(h)`` over the whole class and ``abs_sup`` the
+    supremum of ``|E(h) - Ê(h)|``; ``rademacher_empirical`` is ``R̂_D(H)`` per
+    trial, ``rademacher`` the expected ``R_m(H)``; ``growth`` maps a sample size
+    to ``Pi_H``; ``vc`` is the VC dimension.
+    """
+
+    m: int
+    gap_learner: np.ndarray
+    gap_sup: np.ndarray
+    abs_sup: np.ndarray
+    rademacher_empirical: np.ndarray
+    rademacher: float
+    growth: Callable[[int], int]
+    vc: int
+    description: str
+
+
+def threshold_scenario(m: int, t_star: float, noise: float, n_trials: int,
+                       rng: np.random.Generator) -> ScenarioDraw:
+    """Thresholds ``h_t(x) = +1 iff x >= t`` (VC 1), x ~ U[0, 1], noisy threshold target.
+
+    The target labels x by ``t_star`` and flips each label with probability
+    ``noise < 1/2``, so ``E(h_t) = noise + (1 - 2 noise) |t - t_star|`` exactly.
+    Between consecutive sorted sample points the empirical error is constant and
+    ``E`` is convex, so the suprema over the class are attained (as limits) at
+    interval ends: computed exactly for every trial. The learner is ERM (lowest
+    empirical error, first interval on ties, threshold at the interval midpoint).
+    ``R̂_D(H)`` equals ``R_m(H)`` for every sample of distinct points.
+    """
+    x = np.sort(rng.random((n_trials, m)), axis=1)
+    clean = np.where(x >= t_star, 1, -1)
+    y = np.where(rng.random((n_trials, m)) < noise, -clean, clean)
+    # errors_k for t in (x_(k), x_(k+1)]: the k lowest points are labelled -1.
+    pos_below = np.concatenate([np.zeros((n_trials, 1)), np.cumsum(y == 1, axis=1)], axis=1)
+    neg_above = np.concatenate([np.cumsum((y == -1)[:, ::-1], axis=1)[:, ::-1],
+                                np.zeros((n_trials, 1))], axis=1)
+    emp = (pos_below + neg_above) / m  # (n_trials, m + 1)
+    lo = np.concatenate([np.zeros((n_trials, 1)), x], axis=1)
+    hi = np.concatenate([x, np.ones((n_trials, 1))], axis=1)
+
+    def true_error(t: np.ndarray) -> np.ndarray:
+        return noise + (1.0 - 2.0 * noise) * np.abs(t - t_star)
+
+    e_max = np.maximum(true_error(lo), true_error(hi))
+    e_min = true_error(np.clip(t_star, lo, hi))
+    gap_sup = np.max(e_max - emp, axis=1)
+    abs_sup = np.maximum(gap_sup, np.max(emp - e_min, axis=1))
+    k = np.argmin(emp, axis=1)
+    rows = np.arange(n_trials)
+    t_hat = (lo[rows, k] + hi[rows, k]) / 2.0
+    gap_learner = true_error(t_hat) - emp[rows, k]
+    rad = threshold_rademacher(m)
+    return ScenarioDraw(
+        m=m, gap_learner=gap_learner, gap_sup=gap_sup, abs_sup=abs_sup,
+        rademacher_empirical=np.full(n_trials, rad), rademacher=rad,
+        growth=lambda size: size + 1, vc=1,
+        description=f"thresholds on U[0,1], target t*={t_star:.3g}, label noise {noise:.3g}, "
+        f"ERM learner, m={m}, {n_trials} trials",
+    )
+
+
+def expected_abs_walk(counts: np.ndarray) -> np.ndarray:
+    """``E|sigma_1 + ... + sigma_c|`` for Rademacher signs, elementwise in the count c.
+
+    ``sum = 2B - c`` with ``B ~ Binomial(c, 1/2)``; exact, via the pmf.
+    """
+    counts = np.asarray(counts, dtype=int)
+    top = int(counts.max(initial=0))
+    table = np.zeros(top + 1)
+    for c in range(1, top + 1):
+        b = np.arange(c + 1)
+        table[c] = float(np.sum(stats.binom.pmf(b, c, 0.5) * np.abs(2 * b - c)))
+    return table[counts]
+
+
+def memoriser_scenario(n_points: int, m: int, n_trials: int, rng: np.random.Generator, *,
+                       adversarial: bool = True) -> ScenarioDraw:
+    """All functions on a uniform finite domain (VC = n_points), a memorising learner.
+
+    The target is a fixed labelling ``c``; the learner returns the training
+    labels on seen points (``Ê = 0``) and ``-c`` (``adversarial``) or ``+c``
+    elsewhere, so ``E(h)`` is the mass of the unseen points (or 0). Every
+    labelling is in the class, so the supremum of ``E - Ê`` is the unseen mass
+    too, and ``|E - Ê|`` attains it. ``R̂_D(H) = (1/m) sum_x E|S_{c_x}|`` with
+    ``c_x`` the number of copies of x in the sample (exact), and
+    ``R_m(H) = (1/m) sum_x E_{c ~ Bin(m, 1/n)} E|S_c|`` (exact).
+    """
+    idx = rng.integers(0, n_points, size=(n_trials, m))
+    counts = np.zeros((n_trials, n_points), dtype=int)
+    np.add.at(counts, (np.repeat(np.arange(n_trials), m), idx.ravel()), 1)
+    unseen = np.mean(counts == 0, axis=1)
+    gap = unseen if adversarial else np.zeros(n_trials)
+    rad_emp = expected_abs_walk(counts).sum(axis=1) / m
+    c = np.arange(m + 1)
+    rad = float(n_points * np.sum(stats.binom.pmf(c, m, 1.0 / n_points)
+                                  * expected_abs_walk(c)) / m)
+    return ScenarioDraw(
+        m=m, gap_learner=gap, gap_sup=unseen, abs_sup=unseen,
+        rademacher_empirical=rad_emp, rademacher=rad,
+        growth=lambda size: 2 ** min(size, n_points), vc=n_points,
+        description=f"all functions on {n_points} uniform points (VC {n_points}), "
+        f"{'adversarial' if adversarial else 'benign'} memoriser, m={m}, {n_trials} trials",
+    )
+
+
+def check_excess_bound(draw: ScenarioDraw, which: str, excess: np.ndarray | float, delta: float,
+                       *, label: str) -> None:
+    """Decide ``P(gap > excess) <= delta`` for the gap named ``which`` of a scenario.
+
+    ``which`` is ``"learner"``, ``"sup"`` or ``"abs"``; ``excess`` is the bound's
+    term beyond the empirical error (per trial or one number).
+    """
+    gap = {"learner": draw.gap_learner, "sup": draw.gap_sup, "abs": draw.abs_sup}[which]
+    excess_arr = np.broadcast_to(np.asarray(excess, dtype=float), gap.shape)
+    events = int(np.sum(gap > excess_arr + EVENT_MARGIN))
+    evidence.note(f"{label}: {draw.description}; excess term {float(np.min(excess_arr)):.4g}"
+                  f"..{float(np.max(excess_arr)):.4g}, largest gap {float(np.max(gap)):.4g}")
+    evidence.worst(f"{label}: largest gap / excess term",
+                   float(np.max(gap / np.maximum(excess_arr, 1e-300))))
+    evidence.add_examples(gap.size)
+    check_probability_at_most(events, gap.size, delta, label=label)
+
+
+def binomial_upper_tail(m: int, q: float, count: int) -> float:
+    """``P(Binomial(m, q) >= count)``."""
+    if count <= 0:
+        return 1.0
+    if count > m:
+        return 0.0
+    return float(stats.binom.sf(count - 1, m, q))
+
+
+def fraction_ceil(value) -> int:
+    """Exact ceiling of a :class:`fractions.Fraction`."""
+    return -((-value.numerator) // value.denominator)
+
+
+def log_ratio(a: float, b: float) -> float:
+    """``ln(a / b)`` guarded for zeros (evidence only)."""
+    return math.log(a / b) if a > 0 and b > 0 else float("-inf")
