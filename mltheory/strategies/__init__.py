@@ -19,6 +19,7 @@ from mltheory.strategies._linear_models import (
     regression_datasets,
 )
 from mltheory.strategies._misc import SeededGenerator, rngs
+from mltheory.strategies._svm import *  # noqa: F403 - SVM strategies
 
 __all__ = [
     "LabelledData",
