@@ -27,12 +27,13 @@ from scipy import stats
 
 from algorithms.learning_theory import threshold_rademacher
 from mltheory import evidence
-from mltheory.stats import check_probability_at_most
+from mltheory.stats import decide_at_most
 
 __all__ = [
     "EVENT_MARGIN",
     "ScenarioDraw",
     "check_excess_bound",
+    "decide_at_most_recorded",
     "expected_abs_walk",
     "memoriser_scenario",
     "threshold_scenario",
@@ -63,6 +64,7 @@ class ScenarioDraw:
     growth: Callable[[int], int]
     vc: int
     description: str
+    tag: str
 
 
 def threshold_scenario(m: int, t_star: float, noise: float, n_trials: int,
@@ -106,6 +108,7 @@ def threshold_scenario(m: int, t_star: float, noise: float, n_trials: int,
         growth=lambda size: size + 1, vc=1,
         description=f"thresholds on U[0,1], target t*={t_star:.3g}, label noise {noise:.3g}, "
         f"ERM learner, m={m}, {n_trials} trials",
+        tag=f"thresholds m={m} noise={noise:g}",
     )
 
 
@@ -150,7 +153,23 @@ def memoriser_scenario(n_points: int, m: int, n_trials: int, rng: np.random.Gene
         growth=lambda size: 2 ** min(size, n_points), vc=n_points,
         description=f"all functions on {n_points} uniform points (VC {n_points}), "
         f"{'adversarial' if adversarial else 'benign'} memoriser, m={m}, {n_trials} trials",
+        tag=f"memoriser n={n_points} m={m}",
     )
+
+
+def decide_at_most_recorded(events: int, trials: int, claimed: float, *, label: str,
+                            tag: str) -> None:
+    """The Clopper-Pearson decision of ``P <= claimed`` with per-scenario evidence.
+
+    One metric per label (the worst observed/claimed ratio over scenarios) and one
+    note per scenario with the counts and the confidence bound.
+    """
+    decision = decide_at_most(events, trials, min(1.0, claimed))
+    ratio = decision.observed / decision.claimed if decision.claimed > 0 else math.inf
+    evidence.worst(f"{label}: observed/claimed", ratio)
+    evidence.note(f"{label} [{tag}]: {decision.describe()}")
+    if decision.refuted:
+        raise AssertionError(f"{label} [{tag}]: {decision.describe()}")
 
 
 def check_excess_bound(draw: ScenarioDraw, which: str, excess: np.ndarray | float, delta: float,
@@ -163,12 +182,13 @@ def check_excess_bound(draw: ScenarioDraw, which: str, excess: np.ndarray | floa
     gap = {"learner": draw.gap_learner, "sup": draw.gap_sup, "abs": draw.abs_sup}[which]
     excess_arr = np.broadcast_to(np.asarray(excess, dtype=float), gap.shape)
     events = int(np.sum(gap > excess_arr + EVENT_MARGIN))
-    evidence.note(f"{label}: {draw.description}; excess term {float(np.min(excess_arr)):.4g}"
-                  f"..{float(np.max(excess_arr)):.4g}, largest gap {float(np.max(gap)):.4g}")
     evidence.worst(f"{label}: largest gap / excess term",
                    float(np.max(gap / np.maximum(excess_arr, 1e-300))))
     evidence.add_examples(gap.size)
-    check_probability_at_most(events, gap.size, delta, label=label)
+    decide_at_most_recorded(events, gap.size, delta, label=label,
+                            tag=f"{draw.tag}, delta={delta:g}, excess "
+                            f"{float(np.min(excess_arr)):.4g}, largest gap "
+                            f"{float(np.max(gap)):.4g}")
 
 
 def binomial_upper_tail(m: int, q: float, count: int) -> float:
