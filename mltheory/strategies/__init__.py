@@ -11,6 +11,11 @@ from mltheory.strategies._datasets import (
     nonseparable_datasets,
     separable_datasets,
 )
+from mltheory.strategies._lda import (
+    ClassConditionalData,
+    class_conditional_datasets,
+    spd_matrices,
+)
 from mltheory.strategies._learning_theory import *  # noqa: F403 - learning-theory strategies
 from mltheory.strategies._linear_models import (
     OverlappingClassData,
@@ -22,11 +27,13 @@ from mltheory.strategies._misc import SeededGenerator, rngs
 from mltheory.strategies._svm import *  # noqa: F403 - SVM strategies
 
 __all__ = [
+    "ClassConditionalData",
     "LabelledData",
     "OverlappingClassData",
     "RegressionData",
     "SeededGenerator",
     "SeparableData",
+    "class_conditional_datasets",
     "finite_floats",
     "labelled_datasets",
     "nonseparable_datasets",
@@ -34,4 +41,5 @@ __all__ = [
     "regression_datasets",
     "rngs",
     "separable_datasets",
+    "spd_matrices",
 ]
