@@ -124,7 +124,10 @@ class ThresholdRescalingClassifier(ClassifierMixin, BaseEstimator):
         if self.class_ratio is None:
             self._odds_pair = (float(self.m_pos_), float(self.m_neg_))
         else:
-            self._odds_pair = (_check_counts(self.class_ratio, 1.0)[0], 1.0)
+            r = self.class_ratio
+            if isinstance(r, bool) or not isinstance(r, numbers.Real) or not 0 < float(r) < np.inf:
+                raise ValueError(f"class_ratio must be a finite real number > 0, got {r!r}.")
+            self._odds_pair = (float(r), 1.0)
         self.ratio_ = self._odds_pair[0] / self._odds_pair[1]
         self.classes_ = classes
         self.pos_label_ = pos
