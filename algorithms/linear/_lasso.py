@@ -135,7 +135,8 @@ def solve_l1_l2(
     ``"ista"``: proximal gradient, step ``1/L`` with ``L = 2 (s_max(X)^2 + l2)`` the
     Lipschitz constant of the smooth part's gradient, then soft-thresholding at
     ``l1 / L`` (003 (10.10)-(10.13)); the objective never increases.
-    ``"fista"``: ISTA with Nesterov momentum (faster, not monotone).
+    ``"fista"``: ISTA with Nesterov momentum and gradient-based adaptive restart
+    (faster; not monotone).
     """
     n, d = X.shape
     quad = _Quadratic(X, y, l2)
@@ -198,9 +199,13 @@ def solve_l1_l2(
             grad = -2.0 * xtr + 2.0 * l2 * point
             w_new = soft_threshold(point - grad / L, l1 / L)
             if solver == "fista":
-                t_next = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * t_mom * t_mom))
-                v = w_new + ((t_mom - 1.0) / t_next) * (w_new - w)
-                t_mom = t_next
+                if float((v - w_new) @ (w_new - w)) > 0.0:
+                    # adaptive restart (O'Donoghue & Candes): momentum points uphill
+                    t_mom, v = 1.0, w_new.copy()
+                else:
+                    t_next = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * t_mom * t_mom))
+                    v = w_new + ((t_mom - 1.0) / t_next) * (w_new - w)
+                    t_mom = t_next
             w = w_new
             gap = record(w)
             sol.n_iter = it

@@ -64,7 +64,7 @@ def regression_datasets(
     max_samples: int = 30,
     min_features: int = 1,
     max_features: int = 5,
-    max_log10_condition: float = 3.0,
+    max_log10_condition: float = 2.5,
     shape: str = "tall",
     noise_levels: tuple[float, ...] = (0.0, 1e-3, 1.0, 10.0),
 ) -> RegressionData:
@@ -73,28 +73,32 @@ def regression_datasets(
     ``shape``:
       ``"tall"``: N >= d + 2 and ``X = scale * U diag(s) V^T + offset`` with singular
       values log-spaced over a drawn condition number up to ``10**max_log10_condition``
-      (the augmented design inherits it, times the offset's factor: see ``condition``);
+      (the augmented design inherits it, times a factor from the column offsets,
+      which are drawn in units of each column's spread: see ``condition``);
       ``"wide"``: N <= d (more features than samples, 004 §1.2);
       ``"collinear"``: tall, but one column is a combination of others (rank deficient).
     """
     if shape not in ("tall", "wide", "collinear"):
         raise ValueError(f"shape must be 'tall', 'wide' or 'collinear', got {shape!r}")
-    d_low = max(min_features, 2 if shape == "collinear" else 1)
+    d_low = max(min_features, 1 if shape == "tall" else 2)
     d = draw(st.integers(d_low, max(max_features, d_low)))
     if shape == "wide":
-        n = draw(st.integers(max(min_samples, 1), d))
+        n = draw(st.integers(min(max(min_samples, 1), d), d))
     else:
         n = draw(st.integers(max(min_samples, d + 2), max(max_samples, d + 2)))
     seed = draw(st.integers(0, 2**32 - 1))
     log_cond = draw(st.floats(0.0, max_log10_condition))
     scale = draw(st.sampled_from([1e-2, 1.0, 1e2]))
-    offset_size = draw(st.sampled_from([0.0, 1.0, 10.0]))
+    offset_size = draw(st.sampled_from([0.0, 1.0, 5.0]))
     noise = draw(st.sampled_from(noise_levels))
     rng = np.random.default_rng(seed)
     k = min(n, d)
     s = np.logspace(0.0, -log_cond, k)
     X = scale * (_orthonormal(rng, n, k) * s) @ _orthonormal(rng, d, k).T
-    X = X + offset_size * scale * rng.uniform(-1, 1, size=d)
+    # column offsets in units of the column's own spread, so the ones column of the
+    # augmented design costs at most a factor ~(1 + offset_size) in conditioning
+    spread = np.sqrt(np.mean(X**2, axis=0)) + np.finfo(float).tiny
+    X = X + offset_size * spread * rng.uniform(-1, 1, size=d)
     if shape == "collinear":
         j = draw(st.integers(1, d - 1))
         mix = rng.normal(size=j)
