@@ -77,6 +77,7 @@ def class_conditional_datasets(
     max_log10_condition: float = 3.0,
     allow_duplicates: bool = True,
     full_rank: bool = True,
+    balanced: bool | None = False,
 ) -> ClassConditionalData:
     """Gaussian class-conditional samples with drawn structure.
 
@@ -90,12 +91,18 @@ def class_conditional_datasets(
     allow_duplicates : may append copies of some points
     full_rank : every class gets at least ``d + 1`` points, so the within-class scatter
         is positive definite with probability one
+    balanced : every class the same size (True), sizes drawn independently (False), or
+        either (None); duplicates are only appended to unbalanced samples
     """
     M = draw(st.integers(min_classes, max_classes))
     d = draw(st.integers(min_features, max_features))
     lo = d + 1 if full_rank else 1
     hi = max(max_per_class, lo)
-    counts = np.asarray(draw(st.lists(st.integers(lo, hi), min_size=M, max_size=M)))
+    equal = draw(st.booleans()) if balanced is None else balanced
+    if equal:
+        counts = np.full(M, draw(st.integers(lo, hi)))
+    else:
+        counts = np.asarray(draw(st.lists(st.integers(lo, hi), min_size=M, max_size=M)))
     shared = draw(st.booleans()) if shared_covariance is None else shared_covariance
     seed = draw(st.integers(0, 2**32 - 1))
     rng = np.random.default_rng(seed)
@@ -114,7 +121,7 @@ def class_conditional_datasets(
     L = np.linalg.cholesky(covs)  # each covs[i] is SPD by construction
     Z = rng.standard_normal((y.size, d))
     X = means[y] + np.einsum("nij,nj->ni", L[y], Z)
-    if allow_duplicates and draw(st.booleans()):
+    if allow_duplicates and not equal and draw(st.booleans()):
         dup = np.asarray(draw(st.lists(st.integers(0, y.size - 1), min_size=1,
                                        max_size=max(1, y.size // 4))))
         X, y = np.vstack([X, X[dup]]), np.concatenate([y, y[dup]])
