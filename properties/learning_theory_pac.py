@@ -129,7 +129,40 @@ def check_union_bound(case: PacCase, m: int, *, bound: Callable[[int, float, int
                               f"eps={case.epsilon!r}: ")
 
 
-@claim(
+def check_consistent_probability(case: PacCase, m: int, *,
+                                 rate: Callable[[float, int], float] = lambda e, m: (1 - e) ** m,
+                                 trials: int = TRIALS) -> None:
+    """The bad hypothesis closest to eps is consistent with probability (1 - E(h))^m, which
+    is at most rate(eps, m) = (1 - eps)^m."""
+    consistent, true_err = _simulate(case, m, trials)
+    bad = np.flatnonzero(true_err > case.epsilon + EVENT_MARGIN)
+    if bad.size == 0:
+        return
+    h = bad[np.argmin(true_err[bad])]  # the bad hypothesis closest to eps: the tightest case
+    hits = int(consistent[:, h].sum())
+    exact = (1.0 - true_err[h]) ** m
+    evidence.note(f"{trials} training sets per case: frequency of consistency of the bad "
+                  "hypothesis with the smallest error, tested against (1 - eps)^m and, both "
+                  "ways, against the exact (1 - E(h))^m")
+    check_probability_at_most(hits, trials, rate(case.epsilon, m),
+                              label="P(h consistent) vs (1 - eps)^m",
+                              context=f"m={m}, eps={case.epsilon!r}, E(h)={true_err[h]!r}: ")
+    if exact == 0.0:  # E(h) = 1: h misclassifies every example
+        assert hits == 0, f"h with E(h) = 1 was consistent in {hits} samples"
+        return
+    check_probability_at_most(hits, trials, exact, label="P(h consistent) <= (1 - E(h))^m")
+    check_probability_at_least(hits, trials, exact, label="P(h consistent) >= (1 - E(h))^m")
+
+
+def consistent_probability_check(rate: Callable[[float, int], float]):
+    @given(case=pac_cases(), m=st.integers(1, 30))
+    @with_examples([dict(case=PAC_PINNED[0]["case"], m=4)])
+    def check(case, m):
+        check_consistent_probability(case, m, rate=rate)
+    return check
+
+
+consistent_hypothesis_probability = claim(
     id="clt.consistent_hypothesis_probability",
     source="003 §9.3.1 (9.9); 003 §9.3.1 (9.10)",
     statement="If E(h) > eps, then h labels a random example correctly with probability "
@@ -137,26 +170,7 @@ def check_union_bound(case: PacCase, m: int, *, bound: Callable[[int, float, int
     "(1 - E(h))^m < (1 - eps)^m.",
     method=Method.SIMULATION,
     tags=("learning-theory", "pac", "simulation"),
-)
-@given(case=pac_cases(), m=st.integers(1, 30))
-def consistent_hypothesis_probability(case, m):
-    consistent, true_err = _simulate(case, m, TRIALS)
-    bad = np.flatnonzero(true_err > case.epsilon + EVENT_MARGIN)
-    if bad.size == 0:
-        return
-    h = bad[np.argmin(true_err[bad])]  # the bad hypothesis closest to eps: the tightest case
-    hits = int(consistent[:, h].sum())
-    exact = (1.0 - true_err[h]) ** m
-    evidence.note(f"{TRIALS} training sets per case: frequency of consistency of the bad "
-                  "hypothesis with the smallest error, tested against (1 - eps)^m and, both "
-                  "ways, against the exact (1 - E(h))^m")
-    check_probability_at_most(hits, TRIALS, (1.0 - case.epsilon) ** m,
-                              label="P(h consistent) vs (1 - eps)^m")
-    if exact == 0.0:  # E(h) = 1: h misclassifies every example
-        assert hits == 0, f"h with E(h) = 1 was consistent in {hits} samples"
-        return
-    check_probability_at_most(hits, TRIALS, exact, label="P(h consistent) <= (1 - E(h))^m")
-    check_probability_at_least(hits, TRIALS, exact, label="P(h consistent) >= (1 - E(h))^m")
+)(consistent_probability_check(lambda e, m: (1 - e) ** m))
 
 
 def union_bound_check(bound: Callable[[int, float, int], float], label: str):

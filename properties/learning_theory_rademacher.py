@@ -38,6 +38,7 @@ from algorithms.learning_theory import (
 )
 from mltheory import Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, Tolerance, assert_close, assert_leq
+from mltheory.stats import hoeffding_interval
 from mltheory.strategies import rngs
 from properties.learning_theory_support import (
     EVENT_MARGIN,
@@ -279,15 +280,25 @@ def _binary(rad: float, m: int, delta: float, empirical: bool) -> float:
 
 @claim(
     id="clt.rademacher_bound_binary",
-    source="003 §9.5 (9.32)",
+    source="003 §9.5 (9.32); 003 §9.5 (9.30)",
     statement="For H with values in {-1,+1}, with probability at least 1 - delta every h has "
     "E(h) <= Ê(h) + R_m(H) + sqrt(ln(1/delta)/(2m)), and "
-    "E(h) <= Ê(h) + R̂_D(H) + 3 sqrt(ln(2/delta)/(2m)).",
+    "E(h) <= Ê(h) + R̂_D(H) + 3 sqrt(ln(2/delta)/(2m)); here R_m (9.30) is the expectation "
+    "of R̂_D over samples (checked too).",
     method=Method.SIMULATION,
     tags=("learning-theory", "rademacher", "simulation"),
 )
 def rademacher_bound_binary_claim(rng, scale):
-    check_binary_bound(rademacher_scenarios(rng, scale), excess=_binary)
+    draws = rademacher_scenarios(rng, scale)
+    check_binary_bound(draws, excess=_binary)
+    # (9.30): R_m is the mean of R̂_D over samples; R̂_D lies in [0, 1], so the sample mean
+    # over the trials is within a Hoeffding half-width (confidence 1 - 1e-6) of R_m.
+    for draw in draws:
+        lo, hi = hoeffding_interval(float(np.mean(draw.rademacher_empirical)),
+                                    draw.rademacher_empirical.size, 0.0, 1.0)
+        evidence.note(f"(9.30) [{draw.tag}]: R_m = {draw.rademacher:.5g}, mean of R̂_D over "
+                      f"{draw.rademacher_empirical.size} samples in [{lo:.5g}, {hi:.5g}]")
+        assert lo <= draw.rademacher <= hi, f"R_m = {draw.rademacher} outside [{lo}, {hi}]"
 
 
 def rademacher_vc_formula(m: int, d: int, delta: float) -> float:

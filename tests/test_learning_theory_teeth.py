@@ -72,6 +72,10 @@ def test_squared_disagreement_violates_the_triangle_inequality():
     assert_refutes(check)
 
 
+def test_consistency_probability_with_a_squared_rate_is_refuted():
+    assert_refutes(pac.consistent_probability_check(lambda e, m: (1 - e) ** (2 * m)))
+
+
 def test_union_bound_without_the_class_size_is_refuted():
     assert_refutes(pac.union_bound_check(lambda k, e, m: (1 - e) ** m, "no |H|"))
 
