@@ -34,13 +34,18 @@ def _logs(expr: sp.Expr) -> sp.Expr:
     tags=("linear", "glm", "exponential_family"),
 )
 def expfam_gaussian_2_3_1() -> None:
+    check_gaussian(lambda mu, sigma: mu**2 / (2 * sigma**2))
+
+
+def check_gaussian(a_of_mu) -> None:
+    """The Gaussian factorisation with log-partition ``a_of_mu(mu, sigma)``."""
     y, mu = sp.symbols("y mu", real=True)
     sigma = sp.Symbol("sigma", positive=True)
     eta_s = sp.Symbol("eta", real=True)
     density = sp.exp(-((y - mu) ** 2) / (2 * sigma**2)) / (sp.sqrt(2 * sp.pi) * sigma)
     b_y = sp.exp(-(y**2) / (2 * sigma**2)) / (sp.sqrt(2 * sp.pi) * sigma)
     eta = mu / sigma**2
-    a_mu = mu**2 / (2 * sigma**2)
+    a_mu = a_of_mu(mu, sigma)
     a_eta = sigma**2 * eta_s**2 / 2  # a as a function of eta
     Derivation("004 §2.3.1 Gaussian").equal(
         "expanding the square: density = b(y) exp(mu y / sigma^2 - mu^2 / (2 sigma^2))",
@@ -73,20 +78,25 @@ def expfam_gaussian_2_3_1() -> None:
     tags=("linear", "glm", "exponential_family", "logistic"),
 )
 def expfam_bernoulli_2_3_2() -> None:
+    check_bernoulli(lambda phi: -sp.log(1 - phi))
+
+
+def check_bernoulli(a_of_phi) -> None:
+    """The Bernoulli factorisation with log-partition ``a_of_phi(phi)``."""
     phi = sp.Symbol("phi", positive=True)
     eta = sp.Symbol("eta", real=True)
     d = Derivation("004 §2.3.2 Bernoulli")
     for y in (0, 1):
         d.equal(f"y = {y}: phi^y (1-phi)^(1-y) = exp(y ln(phi/(1-phi)) + ln(1-phi))",
                 phi**y * (1 - phi) ** (1 - y),
-                sp.exp(y * sp.log(phi / (1 - phi)) + sp.log(1 - phi)))
+                sp.exp(y * sp.log(phi / (1 - phi)) - a_of_phi(phi)))
     solved = sp.solve(sp.Eq(sp.log(phi / (1 - phi)), eta), phi)
     if len(solved) != 1:
         raise AssertionError(f"eta = ln(phi/(1-phi)) should have one solution, got {solved}")
     sigmoid = 1 / (1 + sp.exp(-eta))
     d.equal("inverting eta = ln(phi/(1-phi)) gives phi = 1/(1+e^{-eta})", solved[0], sigmoid)
     d.equal("a = -ln(1-phi) equals ln(1+e^eta) at phi = sigma(eta)",
-            _logs(-sp.log(1 - sigmoid)), _logs(sp.log(1 + sp.exp(eta))))
+            _logs(a_of_phi(sigmoid)), _logs(sp.log(1 + sp.exp(eta))))
     d.equal("a'(eta) = phi", sp.diff(sp.log(1 + sp.exp(eta)), eta), sigmoid)
     d.verify()
     fam = BernoulliFamily()
