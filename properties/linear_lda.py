@@ -119,6 +119,23 @@ UNBALANCED_EXAMPLE = _pinned(
 # ----------------------------------------------------------------------------- projection
 
 
+def check_projected_stats(
+    data: ClassConditionalData, rng, covariance_divisor: Callable[[int], float] = float
+) -> None:
+    """Mean and variance of the projections of each class vs w^T mu_c and w^T Sigma_c w,
+    Sigma_c = S_wc / covariance_divisor(m_c)."""
+    w = rng.standard_normal(data.n_features)
+    for Xc, mu, S in _class_parts(data):
+        z = Xc @ w
+        cov = S / covariance_divisor(Xc.shape[0])
+        assert_close(z.mean(), w @ mu, Tolerance(1e-10, 1e-12 * (1 + np.abs(z).max()),
+                                                 "mean of <= 40 projections"),
+                     label="projected mean error")
+        assert_close(z.var(), w @ cov @ w, Tolerance(1e-8, 1e-13 * (1 + z @ z),
+                                                     "variance by two float64 formulas"),
+                     label="projected variance error")
+
+
 @claim(
     id="lda.projected_centres_and_spread",
     source="004 §4.1.1 (2); 003 §1.6",
@@ -130,16 +147,20 @@ UNBALANCED_EXAMPLE = _pinned(
 )
 @given(data=TWO_CLASS, rng=rngs())
 def projected_centres_and_spread(data, rng):
+    check_projected_stats(data, rng)
+
+
+def check_offset(
+    data: ClassConditionalData, rng, b: float,
+    line: Callable[[np.ndarray, float], np.ndarray] = lambda z, b: z + b,
+) -> None:
+    """Pairwise differences of projections are the same for w^T x and ``line(w^T x, b)``."""
     w = rng.standard_normal(data.n_features)
-    for Xc, mu, S in _class_parts(data):
-        z = Xc @ w
-        cov = S / Xc.shape[0]  # the (maximum-likelihood) class covariance
-        assert_close(z.mean(), w @ mu, Tolerance(1e-10, 1e-12 * (1 + np.abs(z).max()),
-                                                 "mean of <= 40 projections"),
-                     label="projected mean error")
-        assert_close(z.var(), w @ cov @ w, Tolerance(1e-8, 1e-13 * (1 + z @ z),
-                                                     "variance by two float64 formulas"),
-                     label="projected variance error")
+    z = data.X @ w
+    zb = line(z, b)
+    diffs, diffs_b = z[:, None] - z[None, :], zb[:, None] - zb[None, :]
+    tol = Tolerance(0.0, 4e-16 * (abs(b) + np.abs(z).max() + 1), "one rounding of z + b")
+    assert_close(diffs_b, diffs, tol, label="pairwise difference change")
 
 
 @claim(
@@ -152,11 +173,7 @@ def projected_centres_and_spread(data, rng):
 )
 @given(data=TWO_CLASS, rng=rngs(), b=st.floats(-1e3, 1e3))
 def offset_does_not_change_projections(data, rng, b):
-    w = rng.standard_normal(data.n_features)
-    z = data.X @ w
-    diffs, diffs_b = z[:, None] - z[None, :], (z + b)[:, None] - (z + b)[None, :]
-    tol = Tolerance(0.0, 4e-16 * (abs(b) + np.abs(z).max() + 1), "one rounding of z + b")
-    assert_close(diffs_b, diffs, tol, label="pairwise difference change")
+    check_offset(data, rng, b)
 
 
 # ----------------------------------------------------------------------------- scatter matrices
@@ -370,11 +387,18 @@ def total_scatter_decomposition(data):
 )
 @given(data=TWO_CLASS)
 def two_class_between_scatter_consistent(data):
+    check_two_class_between(data)
+
+
+def check_two_class_between(
+    data: ClassConditionalData,
+    factor: Callable[[int, int], float] = lambda m0, m1: m0 * m1 / (m0 + m1),
+) -> None:
+    """S_b of (1.27) vs factor(m0, m1) * (mu_0 - mu_1)(mu_0 - mu_1)^T."""
     (X0, mu0, _), (X1, mu1, _) = _class_parts(data)
-    m0, m1 = X0.shape[0], X1.shape[0]
     sc = scatter_matrices(data.X, data.y)
-    _matrix_close(sc.S_b, m0 * m1 / (m0 + m1) * np.outer(mu0 - mu1, mu0 - mu1), SCATTER_SUMS,
-                  "relative difference S_b(1.27) vs (m0 m1/m) S_b(1.24)")
+    _matrix_close(sc.S_b, factor(X0.shape[0], X1.shape[0]) * np.outer(mu0 - mu1, mu0 - mu1),
+                  SCATTER_SUMS, "relative difference S_b(1.27) vs (m0 m1/m) S_b(1.24)")
 
 
 # ----------------------------------------------------------------------------- the quotient
@@ -391,9 +415,22 @@ def two_class_between_scatter_consistent(data):
 )
 @given(data=TWO_CLASS, rng=rngs())
 def rayleigh_quotient_rewrite(data, rng):
+    check_quotient_rewrite(data, rng)
+
+
+def note_between_two_class(mu0: np.ndarray, mu1: np.ndarray) -> np.ndarray:
+    """003 (1.24): S_b = (mu_0 - mu_1)(mu_0 - mu_1)^T."""
+    return np.outer(mu0 - mu1, mu0 - mu1)
+
+
+def check_quotient_rewrite(
+    data: ClassConditionalData, rng,
+    between: Callable[[np.ndarray, np.ndarray], np.ndarray] = note_between_two_class,
+) -> None:
+    """The three forms of J in (1.22) and (1.25) agree on random directions."""
     (_, mu0, S0), (_, mu1, S1) = _class_parts(data)
     sc = scatter_matrices(data.X, data.y)
-    S_b = np.outer(mu0 - mu1, mu0 - mu1)
+    S_b = between(mu0, mu1)
     for w in _random_directions(rng, data.n_features, 8):
         first = (w @ mu0 - w @ mu1) ** 2 / (w @ S0 @ w + w @ S1 @ w)
         second = (w @ S_b @ w) / (w @ (S0 + S1) @ w)
@@ -421,9 +458,17 @@ def rayleigh_quotient_rewrite(data, rng):
     c=st.floats(1e-3, 1e3) | st.floats(-1e3, -1e-3),
 )
 def quotient_independent_of_length(data, rng, c):
+    check_length_independence(data, rng, c)
+
+
+def check_length_independence(
+    data: ClassConditionalData, rng, c: float,
+    quotient: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] = rayleigh_quotient,
+) -> None:
+    """quotient(c W) == quotient(W) for random unit directions W."""
     sc = scatter_matrices(data.X, data.y)
     W = _random_directions(rng, data.n_features, 8)
-    J, Jc = rayleigh_quotient(W, sc.S_b, sc.S_w), rayleigh_quotient(c * W, sc.S_b, sc.S_w)
+    J, Jc = quotient(W, sc.S_b, sc.S_w), quotient(c * W, sc.S_b, sc.S_w)
     bound = float(np.max(np.einsum("ki,ij,kj->k", W, np.abs(sc.S_b), np.abs(W))
                          / np.einsum("ki,ij,kj->k", W, sc.S_w, W)))
     tol = Tolerance(1e-12, 1e-14 * bound, "c scales numerator and denominator "
@@ -489,9 +534,22 @@ def closed_form_maximises_quotient(data, rng):
 )
 @given(data=TWO_CLASS)
 def svd_inverse(data):
+    check_svd_inverse(data)
+
+
+def note_svd_inverse(U: np.ndarray, s: np.ndarray, Vt: np.ndarray) -> np.ndarray:
+    """004 §4.1.2 (3): S_w^-1 = V Sigma^-1 U^T."""
+    return (Vt.T / s) @ U.T
+
+
+def check_svd_inverse(
+    data: ClassConditionalData,
+    inverse: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray] = note_svd_inverse,
+) -> None:
+    """||inverse(U, s, V^T) S_w - I|| within the backward-error bound of the SVD."""
     S_w = scatter_matrices(data.X, data.y).S_w
     U, s, Vt = np.linalg.svd(S_w)
-    P = (Vt.T / s) @ U.T
+    P = inverse(U, s, Vt)
     cond = s[0] / s[-1]
     evidence.worst("cond(S_w)", cond)
     err = float(np.linalg.norm(P @ S_w - np.eye(S_w.shape[0]), 2))
@@ -553,7 +611,7 @@ def bayes_risk_shared_gaussian(delta_maha: float, prior0: float) -> float:
                  + p1 * norm.cdf((-t - half) / delta_maha))
 
 
-def check_lda_bayes_optimal(rng, scale: int, *, prior0: float = 0.5, problems: int = 4) -> None:
+def check_lda_bayes_optimal(rng, scale: int, *, prior0: float = 0.5, problems: int = 6) -> None:
     """Simulate Gaussian two-class problems with shared covariance and priors (prior0, 1-prior0).
 
     For each problem: the population LDA rule's test errors must be consistent with the
