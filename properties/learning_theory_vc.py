@@ -115,7 +115,7 @@ growth_at_most_2_pow_m = claim(
     tags=("learning-theory", "vc"),
 )
 def growth_line_classes(scale):
-    top = 8 + scale
+    top = min(16, 7 + scale)  # 2^16 labellings at most
     for m in range(1, top + 1):
         X = distinct_line_points(m)
         t, i = dichotomies(Thresholds(), X).shape[0], dichotomies(Intervals(), X).shape[0]
