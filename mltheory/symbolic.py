@@ -35,16 +35,22 @@ class Step:
     because: str = ""
 
 
-def _reduce(expr: sp.Expr, identities: dict) -> sp.Expr:
-    """Expand, apply the identities (e.g. {y**2: 1} for labels in {-1, +1}), simplify."""
-    expr = sp.expand(sp.sympify(expr))
+def _reduce(expr, identities: dict):
+    """Expand, apply the identities (e.g. {y**2: 1} for labels in {-1, +1}), simplify.
+    Matrices are reduced entry by entry."""
+    expr = sp.sympify(expr)
+    if isinstance(expr, sp.MatrixBase):
+        return expr.applyfunc(lambda e: _reduce(e, identities))
+    expr = sp.expand(expr)
     if identities:
         expr = sp.expand(expr.subs(identities))
     return sp.simplify(expr)
 
 
-def _is_zero(expr: sp.Expr, identities: dict) -> bool:
+def _is_zero(expr, identities: dict) -> bool:
     reduced = _reduce(expr, identities)
+    if isinstance(reduced, sp.MatrixBase):
+        return all(e == 0 or e.equals(0) is True for e in reduced)
     return reduced == 0 or reduced.equals(0) is True
 
 
@@ -56,7 +62,8 @@ class Derivation:
     identities: dict = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
 
-    def equal(self, name: str, lhs: sp.Expr, rhs: sp.Expr, *, because: str = "") -> Derivation:
+    def equal(self, name: str, lhs, rhs, *, because: str = "") -> Derivation:
+        """``lhs == rhs`` (scalars or matrices of the same shape)."""
         self.steps.append(Step(name, sp.sympify(lhs), sp.sympify(rhs), "==", None, because))
         return self
 

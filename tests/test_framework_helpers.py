@@ -142,3 +142,12 @@ def test_separable_datasets_carry_a_unit_separator_with_their_margin(data):
 @given(data=nonseparable_datasets())
 def test_nonseparable_datasets_are_not_linearly_separable(data):
     assert not _separable_by_lp(data.X, data.y)
+
+
+def test_a_derivation_compares_matrices_entry_by_entry():
+    a, b = sp.symbols("a b", real=True)
+    M = sp.Matrix([[a, b], [b, a]])
+    Derivation("m").equal("square", M * M, sp.Matrix([[a**2 + b**2, 2 * a * b],
+                                                      [2 * a * b, a**2 + b**2]])).verify()
+    with pytest.raises(AssertionError, match="not 0"):
+        Derivation("m").equal("wrong", M * M, M).verify()
