@@ -188,3 +188,16 @@ def test_the_seed_steers_the_hypothesis_search_reproducibly(declare):
         runs.append(list(drawn))
     assert runs[0] == runs[1]
     assert runs[0] != runs[2]
+
+
+def test_given_checks_also_receive_the_scale(declare):
+    seen = set()
+
+    @given(x=st.integers(0, 3))
+    def prop(x, scale):
+        seen.add(scale)
+
+    c = declare("scratch.given_scale", prop)
+    run_claim(c, profile="thorough")
+    run_claim(c, profile="quick")
+    assert seen == {1, 10}
