@@ -611,7 +611,7 @@ def bayes_risk_shared_gaussian(delta_maha: float, prior0: float) -> float:
                  + p1 * norm.cdf((-t - half) / delta_maha))
 
 
-def check_lda_bayes_optimal(rng, scale: int, *, prior0: float = 0.5, problems: int = 6) -> None:
+def check_lda_bayes_optimal(rng, scale: int, *, prior0: float = 0.5, problems: int = 10) -> None:
     """Simulate Gaussian two-class problems with shared covariance and priors (prior0, 1-prior0).
 
     For each problem: the population LDA rule's test errors must be consistent with the
@@ -619,7 +619,7 @@ def check_lda_bayes_optimal(rng, scale: int, *, prior0: float = 0.5, problems: i
     the estimator fitted on 2000 * scale points per class must have error rate at most
     Bayes + PLUG_IN_EXCESS; its exact risk (closed form) is recorded.
     """
-    n_train, n_test = 2000 * scale, 40000 * scale
+    n_train, n_test = 2000 * scale, 100_000 * scale
     evidence.note(f"{problems} problems, d in 1..4, cond(Sigma) <= 1e2, Mahalanobis distance "
                   f"in [0.5, 3]; {n_train} training points per class, {n_test} test points; "
                   f"prior of class 0 = {prior0}")

@@ -154,3 +154,11 @@ def test_predict_checks_fitted_and_feature_count(rng):
         lda.predict(np.zeros((2, 3)))
     with pytest.raises(ValueError, match="X"):
         lda.transform([[np.nan, 0.0]])
+
+
+def test_passes_scikit_learn_estimator_checks():
+    from sklearn.utils.estimator_checks import check_estimator
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_estimator(LinearDiscriminantAnalysis())

@@ -183,3 +183,30 @@ def test_ecoc_validates_its_hyperparameters(rng):
         ECOCClassifier(NearestMean(), n_columns=0).fit(X, y)
     with pytest.raises(ValueError, match="n_columns"):
         random_code_matrix(5, 2)
+
+
+@pytest.mark.parametrize(
+    "est",
+    [
+        OneVsRestClassifier(LogisticRegression()),
+        OneVsOneClassifier(LogisticRegression()),
+        ECOCClassifier(LogisticRegression(), n_columns=5, random_state=0),
+    ],
+    ids=lambda e: type(e).__name__,
+)
+def test_wrappers_pass_scikit_learn_estimator_checks(est):
+    import warnings
+
+    from sklearn.utils.estimator_checks import check_estimator
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_estimator(est)
+
+
+def test_binary_decision_function_is_one_column_positive_for_second_class(rng):
+    X, y = _clusters(rng, M=2, spread=1.0)
+    for est in (OneVsRestClassifier(LogisticRegression()), OneVsOneClassifier(NearestMean())):
+        s = est.fit(X, y).decision_function(X)
+        assert s.shape == (X.shape[0],)
+        np.testing.assert_array_equal(est.predict(X), np.where(s > 0, 1, 0))

@@ -52,7 +52,9 @@ def make_rng(random_state: object) -> np.random.Generator:
         ) from exc
 
 
-def validate_features(X: object, *, n_features: int | None = None) -> np.ndarray:
+def validate_features(
+    X: object, *, n_features: int | None = None, estimator: object = None
+) -> np.ndarray:
     """Return ``X`` as a finite float64 array of shape (N, d), N >= 1, d >= 1.
 
     With ``n_features`` given (predict time), the number of columns must match.
@@ -62,9 +64,10 @@ def validate_features(X: object, *, n_features: int | None = None) -> np.ndarray
     except ValueError as exc:
         raise ValueError(f"X is invalid: {exc}") from exc
     if n_features is not None and X_arr.shape[1] != n_features:
+        name = type(estimator).__name__ if estimator is not None else "the estimator"
         raise ValueError(
-            f"X has {X_arr.shape[1]} features, but the estimator was fitted with "
-            f"{n_features} features."
+            f"X has {X_arr.shape[1]} features, but {name} is expecting {n_features} features "
+            "as input."
         )
     return X_arr
 
@@ -86,9 +89,12 @@ def validate_classification_data(
     """
     X_arr = validate_features(X)
     if y is None:
-        raise ValueError("y is required: this estimator is a supervised classifier.")
+        raise ValueError(
+            "this estimator requires y to be passed, but the target y is None: it is a "
+            "supervised classifier."
+        )
     try:
-        y_arr = column_or_1d(y, warn=False)
+        y_arr = column_or_1d(y, warn=True)
     except ValueError as exc:
         raise ValueError(f"y is invalid: {exc}") from exc
     if y_arr.dtype.kind in "fc" and not np.all(np.isfinite(y_arr)):

@@ -107,12 +107,22 @@ class ThresholdRescalingClassifier(ClassifierMixin, BaseEstimator):
         self.pos_label = pos_label
         self.class_ratio = class_ratio
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
     def fit(self, X: object, y: object) -> ThresholdRescalingClassifier:
         if self.estimator is None or not hasattr(self.estimator, "predict_proba"):
             raise ValueError(
                 f"estimator must be a classifier with predict_proba, got {self.estimator!r}."
             )
-        X_arr, y_arr, classes, _ = validate_classification_data(X, y, min_classes=2, max_classes=2)
+        X_arr, y_arr, classes, _ = validate_classification_data(X, y, min_classes=2)
+        if classes.size != 2:
+            raise ValueError(
+                f"Only binary classification is supported: y must contain exactly 2 classes, "
+                f"got {classes.size}."
+            )
         if self.pos_label is None:
             pos = classes[1]
         elif self.pos_label in classes.tolist():
@@ -138,7 +148,7 @@ class ThresholdRescalingClassifier(ClassifierMixin, BaseEstimator):
 
     def _positive_probability(self, X: object) -> np.ndarray:
         check_is_fitted(self, "estimator_")
-        X_arr = validate_features(X, n_features=self.n_features_in_)
+        X_arr = validate_features(X, n_features=self.n_features_in_, estimator=self)
         P = np.asarray(self.estimator_.predict_proba(X_arr), dtype=float)
         col = list(self.estimator_.classes_).index(self.pos_label_)
         return np.clip(P[:, col], 0.0, 1.0)

@@ -294,7 +294,7 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
     def transform(self, X: object) -> np.ndarray:
         """Project samples: ``Z = (X - xbar) W``, shape (N, n_components_)."""
         check_is_fitted(self, "scalings_")
-        X_arr = validate_features(X, n_features=self.n_features_in_)
+        X_arr = validate_features(X, n_features=self.n_features_in_, estimator=self)
         return (X_arr - self.xbar_) @ self.scalings_
 
     def decision_function(self, X: object) -> np.ndarray:

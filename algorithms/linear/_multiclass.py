@@ -205,11 +205,16 @@ class _MulticlassBase(ClassifierMixin, BaseEstimator):
 
     def _validate_predict(self, X: object) -> np.ndarray:
         check_is_fitted(self, "estimators_")
-        return validate_features(X, n_features=self.n_features_in_)
+        return validate_features(X, n_features=self.n_features_in_, estimator=self)
 
     def predict(self, X: object) -> np.ndarray:
         """The predicted class of each sample."""
-        return self.classes_[self._predict_index(self._validate_predict(X))]
+        index = self._predict_index(self._validate_predict(X))
+        return self.classes_[index]
+
+    def _binary_scores(self, scores: np.ndarray) -> np.ndarray:
+        """Two classes: one column, positive for ``classes_[1]`` (scikit-learn's convention)."""
+        return scores[:, 1] - scores[:, 0] if scores.shape[1] == 2 else scores
 
 
 class OneVsRestClassifier(_MulticlassBase):
@@ -242,9 +247,11 @@ class OneVsRestClassifier(_MulticlassBase):
         return self
 
     def decision_function(self, X: object) -> np.ndarray:
-        """Per-class confidences, shape (N, M)."""
+        """Per-class confidences, shape (N, M); with two classes (N,), confidence of
+        ``classes_[1]`` minus that of ``classes_[0]``."""
         X_arr = self._validate_predict(X)
-        return np.column_stack([binary_confidence(e, X_arr) for e in self.estimators_])
+        scores = np.column_stack([binary_confidence(e, X_arr) for e in self.estimators_])
+        return self._binary_scores(scores)
 
     def _predict_index(self, X_arr: np.ndarray) -> np.ndarray:
         scores = np.column_stack([binary_confidence(e, X_arr) for e in self.estimators_])
@@ -301,9 +308,10 @@ class OneVsOneClassifier(_MulticlassBase):
         return votes, conf
 
     def decision_function(self, X: object) -> np.ndarray:
-        """Votes plus squashed confidences, shape (N, M); argmax is the prediction."""
+        """Votes plus squashed confidences, shape (N, M) (argmax is the prediction); with
+        two classes (N,), positive for ``classes_[1]``."""
         votes, conf = self._votes(self._validate_predict(X))
-        return votes + conf / (3.0 * (np.abs(conf) + 1.0))
+        return self._binary_scores(votes + conf / (3.0 * (np.abs(conf) + 1.0)))
 
     def _predict_index(self, X_arr: np.ndarray) -> np.ndarray:
         votes, conf = self._votes(X_arr)
