@@ -469,7 +469,7 @@ def check_length_independence(
     sc = scatter_matrices(data.X, data.y)
     W = _random_directions(rng, data.n_features, 8)
     J, Jc = quotient(W, sc.S_b, sc.S_w), quotient(c * W, sc.S_b, sc.S_w)
-    bound = float(np.max(np.einsum("ki,ij,kj->k", W, np.abs(sc.S_b), np.abs(W))
+    bound = float(np.max(np.einsum("ki,ij,kj->k", np.abs(W), np.abs(sc.S_b), np.abs(W))
                          / np.einsum("ki,ij,kj->k", W, sc.S_w, W)))
     tol = Tolerance(1e-12, 1e-14 * bound, "c scales numerator and denominator "
                     "by c^2; rounding relative to the quadratic forms' absolute terms")
@@ -553,9 +553,10 @@ def check_svd_inverse(
     cond = s[0] / s[-1]
     evidence.worst("cond(S_w)", cond)
     err = float(np.linalg.norm(P @ S_w - np.eye(S_w.shape[0]), 2))
-    # backward-stable SVD: ||P S_w - I|| is about cond(S_w) * d * 1e-16; allow 10x that
-    allowed = 1e-15 * cond * S_w.shape[0]
-    assert_leq(err, allowed, label="||V Sigma^-1 U^T S_w - I|| / (1e-15 d cond(S_w))")
+    # backward-stable SVD: ||P S_w - I|| <= p(d) * eps * cond(S_w) with a modest polynomial
+    # p(d); allow p(d) = 100 d (the thorough profile observed at most 0.13 of this)
+    allowed = 100 * S_w.shape[0] * np.finfo(float).eps * cond
+    assert_leq(err, allowed, label="||V Sigma^-1 U^T S_w - I|| / (100 d eps cond(S_w))")
 
 
 def check_class0_projects_above(
