@@ -87,6 +87,11 @@ def scatter_matrices(X: object, y: object) -> ScatterMatrices:
     weights ``m_i``; with them ``S_t = S_w + S_b`` exactly.
     """
     X_arr, _, classes, idx = validate_classification_data(X, y, min_classes=1)
+    return _scatter_from_index(X_arr, classes, idx)
+
+
+def _scatter_from_index(X_arr: np.ndarray, classes: np.ndarray, idx: np.ndarray) -> ScatterMatrices:
+    """:func:`scatter_matrices` on validated input (``idx`` indexes ``classes``)."""
     M, d = classes.shape[0], X_arr.shape[1]
     counts = np.bincount(idx, minlength=M)
     sums = np.zeros((M, d))
@@ -94,11 +99,15 @@ def scatter_matrices(X: object, y: object) -> ScatterMatrices:
     means = sums / counts[:, None]
     mu = X_arr.mean(axis=0)
     centred = X_arr - means[idx]
-    # Per-class scatter S_wi: one einsum over samples grouped by class.
-    onehot = np.zeros((X_arr.shape[0], M))
-    onehot[np.arange(X_arr.shape[0]), idx] = 1.0
-    class_scatters = np.einsum("nk,ni,nj->kij", onehot, centred, centred)
-    S_w = centred.T @ centred
+    # Per-class scatter S_wi: one matrix product per class (a loop over classes, not samples).
+    order = np.argsort(idx, kind="stable")
+    bounds = np.concatenate([[0], np.cumsum(counts)])
+    grouped = centred[order]
+    class_scatters = np.stack(
+        [grouped[bounds[k] : bounds[k + 1]].T @ grouped[bounds[k] : bounds[k + 1]]
+         for k in range(M)]
+    )
+    S_w = class_scatters.sum(axis=0)
     dm = means - mu
     S_b = (dm * counts[:, None]).T @ dm
     Xc = X_arr - mu
@@ -227,8 +236,8 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         self
         """
         reg = check_nonnegative_float(self.reg, "reg")
-        X_arr, _, _, _ = validate_classification_data(X, y, min_classes=2)
-        sc = scatter_matrices(X_arr, y)
+        X_arr, _, classes, idx = validate_classification_data(X, y, min_classes=2)
+        sc = _scatter_from_index(X_arr, classes, idx)
         M, d = sc.classes.shape[0], X_arr.shape[1]
         k_max = min(M - 1, d)
         if self.n_components is None:
