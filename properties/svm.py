@@ -39,12 +39,12 @@ WORKING_SETS = st.sampled_from(["second_order", "max_violating"])
 
 
 def hard_smo(X, y, working_set="second_order", cls=SMOClassifier) -> SMOClassifier:
-    return fit_quietly(cls(C=np.inf, tol=SMO_TOL, max_iter=100_000,
+    return fit_quietly(cls(C=np.inf, tol=SMO_TOL, max_iter=20_000,
                            working_set=working_set), X, y)
 
 
 def soft_smo(X, y, C, working_set="second_order", cls=SMOClassifier) -> SMOClassifier:
-    return fit_quietly(cls(C=C, tol=SMO_TOL, max_iter=100_000, working_set=working_set), X, y)
+    return fit_quietly(cls(C=C, tol=SMO_TOL, max_iter=20_000, working_set=working_set), X, y)
 
 
 def _decision_gap(f_a: np.ndarray, f_b: np.ndarray) -> float:
