@@ -1,0 +1,138 @@
+"""Claims of 003 §4.6: the representer theorem (4.44)-(4.45) on kernel ridge regression and
+kernelised LDA (4.46)-(4.53), against explicit finite feature maps."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from algorithms.kernels import KernelLDA, KernelRidge, klda_matrices
+from mltheory import Method, claim, evidence
+from mltheory.numeric import Tolerance, assert_close, assert_leq
+
+#: Solutions of linear systems with condition number up to 1e6 (filtered below).
+CONDITIONED_SOLVE = Tolerance(rtol=1e-7, atol=1e-9,
+                              reason="two different linear solves, each accurate to "
+                              "cond * 1e-16 with cond <= 1e6 (filtered), plus the "
+                              "feature-space round trip")
+
+
+def quadratic_features(X: np.ndarray) -> np.ndarray:
+    """phi with <phi(x), phi(z)> = (x.z)^2: the upper-triangular monomials, cross terms
+    scaled by sqrt(2) (so no feature is duplicated and S_w can be non-singular)."""
+    n, d = X.shape
+    cols = []
+    for i in range(d):
+        for j in range(i, d):
+            cols.append(X[:, i] * X[:, j] * (1.0 if i == j else np.sqrt(2.0)))
+    return np.column_stack(cols)
+
+
+POINTS = hnp.arrays(np.float64, st.tuples(st.integers(2, 12), st.integers(1, 3)),
+                    elements=st.floats(-2, 2, width=64))
+
+
+@claim(
+    id="kernels.representer_4_44_4_45",
+    source="003 §4.6 (4.44)-(4.45)",
+    statement="For Omega increasing and a non-negative loss, a minimiser of Omega(||h||) + "
+    "loss(h(x_1..x_m)) can be written h*(x) = sum_i alpha_i kappa(x, x_i): kernel ridge "
+    "regression (Omega = lam t^2, squared loss) in the (x.z)^2 feature space equals the "
+    "representer expansion, and adding any component orthogonal to span{phi(x_i)} "
+    "increases the objective.",
+    method=Method.PROPERTY,
+    tags=("kernels", "representer"),
+)
+@given(X=POINTS, targets=hnp.arrays(np.float64, 12, elements=st.floats(-3, 3)),
+       lam=st.sampled_from([1e-3, 0.1, 10.0]),
+       direction=hnp.arrays(np.float64, 6, elements=st.floats(-1, 1)))
+def representer_4_44_4_45(X, targets, lam, direction):
+    y = targets[: X.shape[0]]
+    F = quadratic_features(X)
+    D = F.shape[1]
+    # primal ridge in feature space: (F^T F + lam I) w = F^T y
+    w = np.linalg.solve(F.T @ F + lam * np.eye(D), F.T @ y)
+    model = KernelRidge(lam=lam, kernel="poly", kernel_params={"degree": 2}).fit(X, y)
+    assert_close(model.predict(X), F @ w, CONDITIONED_SOLVE, label="KRR vs feature ridge")
+    assert_close(model.dual_coef_ @ F, w, CONDITIONED_SOLVE, label="w = sum alpha_i phi(x_i)")
+
+    def objective(v):
+        return lam * v @ v + np.sum((F @ v - y) ** 2)
+
+    # a direction orthogonal to the span of the phi(x_i) (if the span is not everything)
+    u = direction[:D]
+    U, sing, _ = np.linalg.svd(F.T, full_matrices=False)
+    rank = int(np.sum(sing > 1e-10 * max(1.0, sing.max())))
+    u = u - U[:, :rank] @ (U[:, :rank].T @ u)
+    if np.linalg.norm(u) > 1e-6:
+        assert_close(F @ u, np.zeros(len(y)), CONDITIONED_SOLVE, label="u leaves predictions")
+        # predictions unchanged and w orthogonal to u: the objective grows by lam ||u||^2 > 0
+        assert_leq(objective(w), objective(w + u), label="objective(h*) / objective(h* + u)")
+        assert_close(objective(w + u) - objective(w), lam * (u @ u), CONDITIONED_SOLVE,
+                     label="increase vs lam ||u||^2")
+
+
+@claim(
+    id="klda.scatter_identities_4_52",
+    source="003 §4.6 (4.48)-(4.52)",
+    statement="With w = sum_i alpha_i phi(x_i) (4.51), w^T S_b^phi w = alpha^T M alpha and "
+    "w^T S_w^phi w = alpha^T N alpha for mu_hat_i = K l_i / m_i, M = (mu_hat_0 - "
+    "mu_hat_1)(mu_hat_0 - mu_hat_1)^T and N = K K^T - sum_i m_i mu_hat_i mu_hat_i^T (4.52), "
+    "so J(w) of (4.47) equals J(alpha) of (4.53).",
+    method=Method.PROPERTY,
+    tags=("kernels", "klda"),
+)
+@given(X=POINTS, labels=hnp.arrays(np.int64, 12, elements=st.integers(0, 1)),
+       alpha=hnp.arrays(np.float64, 12, elements=st.floats(-2, 2)))
+def scatter_identities_4_52(X, labels, alpha):
+    m = X.shape[0]
+    lab = labels[:m].copy()
+    lab[0], lab[1] = 0, 1
+    a = alpha[:m]
+    F = quadratic_features(X)
+    mus = [F[lab == c].mean(axis=0) for c in (0, 1)]
+    Sb = np.outer(mus[1] - mus[0], mus[1] - mus[0])
+    Sw = sum((F[lab == c] - mus[c]).T @ (F[lab == c] - mus[c]) for c in (0, 1))
+    w = a @ F
+    _, M, N = klda_matrices(F @ F.T, lab)
+    scale = max(1.0, np.abs(F).max()) ** 4 * max(1.0, np.abs(a).sum()) ** 2
+    exact = Tolerance(rtol=1e-10, atol=1e-12 * scale,
+                      reason="the same quadratic forms summed in two orders; rounding "
+                      "relative to the size of the terms")
+    assert_close(a @ M @ a, w @ Sb @ w, exact, label="between-class identity")
+    assert_close(a @ N @ a, w @ Sw @ w, exact, label="within-class identity")
+
+
+@claim(
+    id="klda.kernel_trick_equals_explicit_lda",
+    source="003 §4.6 (4.50)-(4.53)",
+    statement="Kernel LDA through the kernel trick — alpha = N^+ (mu_hat_0 - mu_hat_1), "
+    "h(x) = sum_i alpha_i kappa(x, x_i) — gives the same projection as LDA on the explicit "
+    "features, w = (S_w^phi)^{-1}(mu_0^phi - mu_1^phi), h(x) = w^T phi(x).",
+    method=Method.PROPERTY,
+    tags=("kernels", "klda"),
+)
+@given(X=hnp.arrays(np.float64, st.tuples(st.integers(6, 14), st.just(2)),
+                    elements=st.floats(-2, 2, width=64)),
+       labels=hnp.arrays(np.int64, 14, elements=st.integers(0, 1)))
+def kernel_trick_equals_explicit_lda(X, labels):
+    m = X.shape[0]
+    lab = labels[:m].copy()
+    lab[:2], lab[2:4] = 0, 1
+    F = quadratic_features(X)
+    mus = [F[lab == c].mean(axis=0) for c in (0, 1)]
+    Sw = sum((F[lab == c] - mus[c]).T @ (F[lab == c] - mus[c]) for c in (0, 1))
+    s = np.linalg.svd(F, compute_uv=False)
+    # measure-zero degeneracies (points on a conic, repeated points) make S_w singular
+    assume(np.linalg.cond(Sw) < 1e6 and s[-1] > 1e-3 * s[0])
+    w = np.linalg.solve(Sw, mus[0] - mus[1])
+    model = KernelLDA(reg=0.0, kernel="poly", kernel_params={"degree": 2}).fit(X, lab)
+    h_kernel, h_lda = model.transform(X), F @ w
+    evidence.worst("relative gap of projections",
+                   float(np.max(np.abs(h_kernel - h_lda)) / max(1.0, np.abs(h_lda).max())))
+    tol = Tolerance(rtol=1e-5, atol=1e-6 * max(1.0, np.abs(h_lda).max()),
+                    reason="pseudo-inverse of the rank-deficient N (cond(S_w) <= 1e6, "
+                    "cond(Phi)^2 <= 1e6): errors about cond(N_range) * 1e-16")
+    assert_close(h_kernel, h_lda, tol, label="kernel-trick vs explicit projection")
