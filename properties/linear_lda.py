@@ -879,3 +879,58 @@ def check_constrained_trace(
 @given(data=MANY_CLASSES, rng=rngs())
 def eigenvectors_maximise_constrained_trace(data, rng):
     check_constrained_trace(data, rng)
+
+
+def check_projection_dimension(
+    data: ClassConditionalData, dimension: Callable[[int, int], int]
+) -> None:
+    """The projection W has ``dimension(M, d)`` S_w-orthonormal (hence independent) columns."""
+    lda = _fit(data)
+    M, d = data.n_classes, data.n_features
+    want = dimension(M, d)
+    available = d  # a d x d generalised eigenproblem has exactly d eigenvectors
+    W = lda.scalings_
+    S_w = lda.S_w_ + lda.reg_ * np.eye(d)
+    if want > available:
+        raise AssertionError(
+            f"M = {M} classes in d = {d} dimensions: (S_b, S_w) has only {d} generalised "
+            f"eigenvectors, so no projection onto {want} independent directions exists"
+        )
+    if W.shape[1] != want:
+        raise AssertionError(f"the projection has {W.shape[1]} columns, expected {want}")
+    _matrix_close(W.T @ S_w @ W, np.eye(want), GENERALISED_EIGEN, "W^T S_w W vs I")
+    sc = scatter_matrices(data.X, data.y)
+    s = np.linalg.svd(sc.S_b, compute_uv=False)
+    evidence.record("last example: rank S_b, min(M-1, d)",
+                    f"{int(np.sum(s > 1e-9 * s[0]))}, {min(M - 1, d)}")
+
+
+@claim(
+    id="lda.projects_to_m_minus_1_dimensions_as_written",
+    source="004 §4.2 (4), (6); 003 §1.7",
+    statement="Multi-class LDA projects the samples onto an (M - 1)-dimensional space: W in "
+    "R^{n x (M-1)} made of M - 1 generalised eigenvectors.",
+    method=Method.PROPERTY,
+    tags=("lda", "linear", "erratum"),
+    expect=Expect.REFUTED,
+    corrected_by="lda.projection_dimension_is_min_of_m_minus_1_and_n",
+    explanation="With fewer features than M - 1 (n < M - 1) there are only n generalised "
+    "eigenvectors: the projection has min(M - 1, n) dimensions (e.g. 3 classes on a line "
+    "project to 1 dimension, not 2).",
+)
+@given(data=class_conditional_datasets(min_classes=2, max_classes=6, max_features=4))
+def projects_to_m_minus_1_dimensions_as_written(data):
+    check_projection_dimension(data, lambda M, d: M - 1)
+
+
+@claim(
+    id="lda.projection_dimension_is_min_of_m_minus_1_and_n",
+    source="004 §4.2 (4), (6); 003 §1.7",
+    statement="Corrected: multi-class LDA projects onto min(M - 1, n) dimensions, spanned by "
+    "that many S_w-orthonormal generalised eigenvectors.",
+    method=Method.PROPERTY,
+    tags=("lda", "linear"),
+)
+@given(data=class_conditional_datasets(min_classes=2, max_classes=6, max_features=4))
+def projection_dimension_is_min_of_m_minus_1_and_n(data):
+    check_projection_dimension(data, lambda M, d: min(M - 1, d))
