@@ -31,6 +31,44 @@ SAME_MLE = Tolerance(rtol=1e-6, atol=1e-7,
                      "1e-10 N then one more full step (quadratic convergence)")
 
 
+def library_glm(X, y, **params) -> GeneralizedLinearModel:
+    """The library's GLM fitted with ``params`` (warnings silenced; checks read the flags)."""
+    return quietly(GeneralizedLinearModel(**params).fit, X, y)
+
+
+def check_gaussian_is_ols(data, sigma: float, fit_glm=library_glm) -> None:
+    """``fit_glm(X, y, family="gaussian", sigma=sigma)`` predicts like OLS and its natural
+    weights are the OLS weights divided by sigma^2."""
+    glm = fit_glm(data.X, data.y, family="gaussian", sigma=sigma)
+    ols = quietly(LinearRegression().fit, data.X, data.y)
+    tol = least_squares_tolerance(data.condition)
+    assert_close(glm.predict(data.X), ols.predict(data.X), tol, label="GLM vs OLS predictions")
+    assert_close(glm.coef_[0] * sigma**2, ols.coef_, tol, label="sigma^2 * natural weights vs OLS")
+
+
+def check_bernoulli_is_logistic(data, fit_glm=library_glm) -> None:
+    """``fit_glm(X, y, family="bernoulli")`` has phi = sigmoid(eta) and the logistic MLE's
+    probabilities."""
+    glm = fit_glm(data.X, data.y, family="bernoulli")
+    lr = quietly(LogisticRegression().fit, data.X, data.y)
+    eta = data.X @ glm.coef_[0] + glm.intercept_[0]
+    assert_close(glm.predict_proba(data.X)[:, 1], 1 / (1 + np.exp(-eta)), LINEAR_ALGEBRA,
+                 label="phi vs 1/(1 + exp(-w^T x))")
+    assert_close(glm.predict_proba(data.X), lr.predict_proba(data.X), SAME_MLE,
+                 label="GLM vs LogisticRegression probabilities")
+
+
+def check_categorical_is_softmax(data, fit_glm=library_glm) -> None:
+    """``fit_glm(X, y, family="categorical")`` has eta_i = ln(phi_i / phi_K) and the softmax
+    MLE's probabilities."""
+    glm = fit_glm(data.X, data.y, family="categorical")
+    sm = quietly(SoftmaxRegression().fit, data.X, data.y)
+    probs = glm.predict_proba(data.X)
+    assert_close(np.log(probs[:, :-1]) - np.log(probs[:, -1:]), glm.natural_parameter(data.X),
+                 LINEAR_ALGEBRA, label="ln(phi_i / phi_K) vs eta_i")
+    assert_close(probs, sm.predict_proba(data.X), SAME_MLE, label="GLM vs softmax probabilities")
+
+
 @claim(
     id="linear.glm_gaussian_is_ols_2_3_1",
     source="004 §2.3.1; 003 §1.4 (1.13)",
@@ -42,11 +80,7 @@ SAME_MLE = Tolerance(rtol=1e-6, atol=1e-7,
 )
 @given(data=regression_datasets(), sigma=st.sampled_from([0.25, 1.0, 3.0]))
 def glm_gaussian_is_ols_2_3_1(data, sigma):
-    glm = quietly(GeneralizedLinearModel(family="gaussian", sigma=sigma).fit, data.X, data.y)
-    ols = quietly(LinearRegression().fit, data.X, data.y)
-    tol = least_squares_tolerance(data.condition)
-    assert_close(glm.predict(data.X), ols.predict(data.X), tol, label="GLM vs OLS predictions")
-    assert_close(glm.coef_[0] * sigma**2, ols.coef_, tol, label="sigma^2 * natural weights vs OLS")
+    check_gaussian_is_ols(data, sigma)
 
 
 @claim(
@@ -59,13 +93,7 @@ def glm_gaussian_is_ols_2_3_1(data, sigma):
 )
 @given(data=overlapping_classification_datasets())
 def glm_bernoulli_is_logistic_2_3_2(data):
-    glm = quietly(GeneralizedLinearModel(family="bernoulli").fit, data.X, data.y)
-    lr = quietly(LogisticRegression().fit, data.X, data.y)
-    eta = data.X @ glm.coef_[0] + glm.intercept_[0]
-    assert_close(glm.predict_proba(data.X)[:, 1], 1 / (1 + np.exp(-eta)), LINEAR_ALGEBRA,
-                 label="phi vs 1/(1 + exp(-w^T x))")
-    assert_close(glm.predict_proba(data.X), lr.predict_proba(data.X), SAME_MLE,
-                 label="GLM vs LogisticRegression probabilities")
+    check_bernoulli_is_logistic(data)
 
 
 @claim(
@@ -80,16 +108,36 @@ def glm_bernoulli_is_logistic_2_3_2(data):
 @given(data=overlapping_classification_datasets(min_classes=2, max_classes=4,
                                                 max_free_samples=20))
 def glm_categorical_is_softmax_2_3_3(data):
-    glm = quietly(GeneralizedLinearModel(family="categorical").fit, data.X, data.y)
-    sm = quietly(SoftmaxRegression().fit, data.X, data.y)
-    probs = glm.predict_proba(data.X)
-    assert_close(np.log(probs[:, :-1]) - np.log(probs[:, -1:]), glm.natural_parameter(data.X),
-                 LINEAR_ALGEBRA, label="ln(phi_i / phi_K) vs eta_i")
-    assert_close(probs, sm.predict_proba(data.X), SAME_MLE, label="GLM vs softmax probabilities")
+    check_categorical_is_softmax(data)
 
 
-def check_newton_monotone(X, y, family: str, lam: float) -> None:
-    glm = quietly(GeneralizedLinearModel(family=family, lam=lam).fit, X, y)
+#: Strategies of the Newton/IRLS claim (shared with its teeth test).
+NEWTON_CASES = dict(
+    data=labelled_datasets(max_samples=25),
+    family=st.sampled_from(["gaussian", "bernoulli", "categorical"]),
+    lam=st.sampled_from([0.0, 0.1, 10.0]),
+    third=st.integers(0, 24),
+)
+
+
+def newton_problem(data, family: str, third: int) -> tuple[np.ndarray, np.ndarray]:
+    """A response for ``family`` from a labelled data set: a real target (Gaussian), the 0/1
+    labels (Bernoulli), or the labels with sample ``third`` moved to a third class."""
+    y = (data.y > 0).astype(int)
+    if family == "categorical":
+        y = y.copy()
+        y[third % y.size] = 2
+        if np.unique(y).size < 2:
+            y[(third + 1) % y.size] = 0
+    elif family == "gaussian":
+        y = data.X[:, 0] * 0.5 + y
+    return data.X, y
+
+
+def check_newton_monotone(X, y, family: str, lam: float, fit_glm=library_glm) -> None:
+    """``fit_glm(X, y, family=family, lam=lam)`` never increases the penalised NLL along its
+    ``objective_history_`` and, when ``converged_``, meets the score equations."""
+    glm = fit_glm(X, y, family=family, lam=lam)
     h = glm.objective_history_
     rise = float(np.max(np.diff(h), initial=0.0))
     assert_leq(rise, 1e-12 * (abs(h[0]) + 1.0), label="largest increase of the penalised NLL")
@@ -116,16 +164,6 @@ def check_newton_monotone(X, y, family: str, lam: float) -> None:
     method=Method.PROPERTY,
     tags=("linear", "glm"),
 )
-@given(data=labelled_datasets(max_samples=25), family=st.sampled_from(
-    ["gaussian", "bernoulli", "categorical"]), lam=st.sampled_from([0.0, 0.1, 10.0]),
-    third=st.integers(0, 24))
+@given(**NEWTON_CASES)
 def glm_newton_increases_likelihood_2_2(data, family, lam, third):
-    y = (data.y > 0).astype(int)
-    if family == "categorical":
-        y = y.copy()
-        y[third % y.size] = 2
-        if np.unique(y).size < 2:
-            y[(third + 1) % y.size] = 0
-    elif family == "gaussian":
-        y = data.X[:, 0] * 0.5 + y
-    check_newton_monotone(data.X, y, family, lam)
+    check_newton_monotone(*newton_problem(data, family, third), family, lam)
