@@ -1,0 +1,164 @@
+"""Unit tests for algorithms.svm: SMOClassifier and SVR against scikit-learn's libsvm,
+solver behaviour, and bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
+from sklearn.svm import SVC
+from sklearn.svm import SVR as SKLEARN_SVR
+
+from algorithms.svm import SVR, SMOClassifier
+
+
+@pytest.fixture
+def blobs():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 3))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] + 0.3 * rng.normal(size=120) > 0, 1, -1)
+    return X, y
+
+
+@pytest.mark.parametrize(
+    ("kernel", "params", "sk"),
+    [
+        ("linear", None, {"kernel": "linear"}),
+        ("rbf", {"sigma": 1.5}, {"kernel": "rbf", "gamma": 1 / (2 * 1.5**2)}),
+        ("poly", {"degree": 3, "coef0": 1.0}, {"kernel": "poly", "degree": 3, "gamma": 1.0,
+                                                "coef0": 1.0}),
+    ],
+)
+@pytest.mark.parametrize("working_set", ["second_order", "max_violating"])
+def test_smo_matches_libsvm_decision_function(blobs, kernel, params, sk, working_set):
+    X, y = blobs
+    ours = SMOClassifier(C=2.0, kernel=kernel, kernel_params=params, tol=1e-8,
+                         working_set=working_set).fit(X, y)
+    ref = SVC(C=2.0, tol=1e-8, **sk).fit(X, y)
+    scale = np.abs(ref.decision_function(X)).max()
+    np.testing.assert_allclose(ours.decision_function(X), ref.decision_function(X),
+                               atol=1e-5 * scale)
+    assert ours.converged_
+    assert np.all(np.diff(ours.objective_history_) >= -1e-12)
+
+
+def test_hard_margin_has_margin_one_at_support_vectors():
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [3.0, 3.0], [4.0, 4.5]])
+    y = np.array([-1, -1, 1, 1])
+    m = SMOClassifier(C=np.inf, tol=1e-10).fit(X, y)
+    yf = np.where(y == 1, 1, -1) * m.decision_function(X)
+    np.testing.assert_allclose(yf[m.support_], 1.0, atol=1e-8)
+    assert np.all(yf >= 1 - 1e-8)
+    np.testing.assert_allclose(m.coef_, m.dual_coef_ @ m.support_vectors_)
+
+
+def test_labels_are_mapped_back_in_predict(blobs):
+    X, y = blobs
+    labels = np.where(y > 0, "spam", "ham")
+    m = SMOClassifier(C=1.0).fit(X, labels)
+    assert set(m.predict(X)) <= {"spam", "ham"}
+    assert m.score(X, labels) > 0.8
+
+
+def test_hard_margin_on_contradictory_duplicates_raises():
+    X = np.array([[0.0], [0.0], [1.0]])
+    y = np.array([1, -1, 1])
+    with pytest.raises(ValueError, match="C"):
+        SMOClassifier(C=np.inf).fit(X, y)
+
+
+def test_max_iter_gives_convergence_warning_and_flag(blobs):
+    X, y = blobs
+    with pytest.warns(ConvergenceWarning):
+        m = SMOClassifier(C=10.0, tol=1e-12, max_iter=3).fit(X, y)
+    assert not m.converged_ and m.n_iter_ == 3
+
+
+def test_small_kernel_cache_gives_the_same_solution(blobs):
+    X, y = blobs
+    big = SMOClassifier(C=1.0, kernel="rbf", tol=1e-8).fit(X, y)
+    small = SMOClassifier(C=1.0, kernel="rbf", tol=1e-8, cache_size=0.01).fit(X, y)
+    assert small.cache_hits_[1] > 0  # columns were computed on demand
+    np.testing.assert_allclose(small.decision_function(X), big.decision_function(X), atol=1e-9)
+
+
+def test_svr_matches_libsvm():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(80, 2))
+    y = X @ [1.0, -2.0] + 0.2 * rng.normal(size=80)
+    for kernel, params, sk in [("linear", None, {"kernel": "linear"}),
+                               ("rbf", {"sigma": 1.0}, {"kernel": "rbf", "gamma": 0.5})]:
+        ours = SVR(C=3.0, epsilon=0.1, kernel=kernel, kernel_params=params, tol=1e-8).fit(X, y)
+        ref = SKLEARN_SVR(C=3.0, epsilon=0.1, tol=1e-8, **sk).fit(X, y)
+        np.testing.assert_allclose(ours.predict(X), ref.predict(X), atol=1e-5)
+        assert np.all(ours.alpha_ * ours.alpha_hat_ <= 1e-12)
+
+
+BAD_CLASSIFIER_PARAMS = [
+    ({"C": 0.0}, "C"),
+    ({"C": -1.0}, "C"),
+    ({"C": float("nan")}, "C"),
+    ({"tol": 0.0}, "tol"),
+    ({"max_iter": 0}, "max_iter"),
+    ({"working_set": "random"}, "working_set"),
+    ({"kernel": "cosine"}, "kernel"),
+    ({"kernel": "rbf", "kernel_params": {"sigma": 0.0}}, "sigma"),
+    ({"kernel": "poly", "kernel_params": {"degree": 1.5}}, "degree"),
+    ({"kernel": "sigmoid", "kernel_params": {"theta": 1.0}}, "theta"),
+    ({"kernel": "rbf", "kernel_params": {"width": 1.0}}, "kernel_params"),
+    ({"cache_size": -1}, "cache_size"),
+]
+
+
+@pytest.mark.parametrize(("params", "name"), BAD_CLASSIFIER_PARAMS)
+def test_bad_hyperparameters_raise_value_error_naming_them(blobs, params, name):
+    X, y = blobs
+    with pytest.raises(ValueError, match=name):
+        SMOClassifier(**params).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    ("X", "y", "name"),
+    [
+        (np.array([[0.0], [np.nan]]), np.array([1, -1]), "X"),
+        (np.array([[0.0], [np.inf]]), np.array([1, -1]), "X"),
+        (np.array([0.0, 1.0]), np.array([1, -1]), "X"),
+        (np.zeros((0, 2)), np.zeros(0), "X"),
+        (np.array([[0.0], [1.0]]), np.array([1, 1]), "two classes"),
+        (np.array([[0.0], [1.0], [2.0]]), np.array([0, 1, 2]), "two classes"),
+        (np.array([[0.0], [1.0]]), np.array([1, -1, 1]), "y"),
+    ],
+)
+def test_bad_data_raises_value_error(X, y, name):
+    with pytest.raises(ValueError, match=name):
+        SMOClassifier().fit(X, y)
+
+
+def test_predict_checks_fitted_and_feature_count(blobs):
+    X, y = blobs
+    with pytest.raises(NotFittedError):
+        SMOClassifier().predict(X)
+    m = SMOClassifier().fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        m.predict(X[:, :2])
+    with pytest.raises(AttributeError):
+        _ = SMOClassifier(kernel="rbf").fit(X, y).coef_
+
+
+@pytest.mark.parametrize(
+    ("params", "name"),
+    [({"epsilon": -0.1}, "epsilon"), ({"C": np.inf}, "C"), ({"C": 0}, "C"),
+     ({"tol": -1.0}, "tol")],
+)
+def test_svr_bad_hyperparameters(params, name):
+    X = np.array([[0.0], [1.0], [2.0]])
+    with pytest.raises(ValueError, match=name):
+        SVR(**params).fit(X, np.array([0.0, 1.0, 2.0]))
+
+
+def test_svr_bad_targets():
+    X = np.array([[0.0], [1.0]])
+    with pytest.raises(ValueError, match="y"):
+        SVR().fit(X, np.array([0.0, np.nan]))
+    with pytest.raises(ValueError, match="y"):
+        SVR().fit(X, np.array([0.0, 1.0, 2.0]))
