@@ -120,34 +120,42 @@ def check_bernoulli(a_of_phi) -> None:
 )
 def expfam_categorical_2_3_3() -> None:
     for K in (2, 3, 4):
-        phis = list(sp.symbols(f"phi1:{K + 1}", positive=True))
-        etas = list(sp.symbols(f"eta1:{K}", real=True))
-        d = Derivation(f"004 §2.3.3 categorical, K = {K}")
-        eta_of_phi = [sp.log(phis[i] / phis[-1]) for i in range(K - 1)]
-        for y in range(1, K + 1):
-            T = [1 if y == i + 1 else 0 for i in range(K - 1)]
-            lhs = sp.Mul(*[phis[i] ** (1 if y == i + 1 else 0) for i in range(K)])
-            rhs = sp.exp(sum(t * e for t, e in zip(T, eta_of_phi, strict=True))
-                         + sp.log(phis[-1]))
-            d.equal(f"y = {y}: prod phi_i^I(y=i) = exp(eta.T(y) + ln phi_K)", lhs, rhs)
-        denom = 1 + sum(sp.exp(e) for e in etas)
-        phi_of_eta = [sp.exp(e) / denom for e in etas] + [1 / denom]
-        for i in range(K - 1):
-            d.equal(f"eta_{i + 1} = ln(phi_{i + 1}/phi_K) holds for the inverse formula",
-                    _logs(sp.log(phi_of_eta[i] / phi_of_eta[-1])), etas[i])
-        d.equal("the inverse probabilities sum to 1", sum(phi_of_eta), 1)
-        d.equal("a(eta) = -ln phi_K = ln(1 + sum e^eta)", _logs(-sp.log(phi_of_eta[-1])),
-                _logs(sp.log(denom)))
-        for i in range(K - 1):
-            d.equal(f"da/deta_{i + 1} = phi_{i + 1}", sp.diff(sp.log(denom), etas[i]),
-                    phi_of_eta[i])
-        d.verify()
-        evidence.add_examples(1)
-        fam = CategoricalFamily(K)
-        rng = np.random.default_rng(K)
-        eta_num = rng.normal(scale=3.0, size=(8, K - 1))
-        probs = sp.lambdify(etas, phi_of_eta)
-        expected = np.column_stack([np.broadcast_to(np.asarray(v, dtype=float), (8,))
-                                    for v in probs(*eta_num.T)])
-        assert_close(fam.probabilities(eta_num), expected, LINEAR_ALGEBRA,
-                     label="phi(eta) vs CategoricalFamily.probabilities")
+        check_categorical(K, lambda phis: -sp.log(phis[-1]),
+                          lambda etas: 1 + sum(sp.exp(e) for e in etas))
+
+
+def check_categorical(K: int, a_of_phi, denominator) -> None:
+    """The categorical factorisation for ``K`` classes with log-partition
+    ``a_of_phi(phis)`` and inverse link ``phi_i = e^{eta_i} / denominator(etas)``
+    (``phi_K = 1 / denominator(etas)``)."""
+    phis = list(sp.symbols(f"phi1:{K + 1}", positive=True))
+    etas = list(sp.symbols(f"eta1:{K}", real=True))
+    d = Derivation(f"004 §2.3.3 categorical, K = {K}")
+    eta_of_phi = [sp.log(phis[i] / phis[-1]) for i in range(K - 1)]
+    for y in range(1, K + 1):
+        T = [1 if y == i + 1 else 0 for i in range(K - 1)]
+        lhs = sp.Mul(*[phis[i] ** (1 if y == i + 1 else 0) for i in range(K)])
+        rhs = sp.exp(sum(t * e for t, e in zip(T, eta_of_phi, strict=True))
+                     - a_of_phi(phis))
+        d.equal(f"y = {y}: prod phi_i^I(y=i) = exp(eta.T(y) + ln phi_K)", lhs, rhs)
+    denom = denominator(etas)
+    phi_of_eta = [sp.exp(e) / denom for e in etas] + [1 / denom]
+    for i in range(K - 1):
+        d.equal(f"eta_{i + 1} = ln(phi_{i + 1}/phi_K) holds for the inverse formula",
+                _logs(sp.log(phi_of_eta[i] / phi_of_eta[-1])), etas[i])
+    d.equal("the inverse probabilities sum to 1", sum(phi_of_eta), 1)
+    d.equal("a(eta) = -ln phi_K = ln(1 + sum e^eta)", _logs(a_of_phi(phi_of_eta)),
+            _logs(sp.log(denom)))
+    for i in range(K - 1):
+        d.equal(f"da/deta_{i + 1} = phi_{i + 1}", sp.diff(sp.log(denom), etas[i]),
+                phi_of_eta[i])
+    d.verify()
+    evidence.add_examples(1)
+    fam = CategoricalFamily(K)
+    rng = np.random.default_rng(K)
+    eta_num = rng.normal(scale=3.0, size=(8, K - 1))
+    probs = sp.lambdify(etas, phi_of_eta)
+    expected = np.column_stack([np.broadcast_to(np.asarray(v, dtype=float), (8,))
+                                for v in probs(*eta_num.T)])
+    assert_close(fam.probabilities(eta_num), expected, LINEAR_ALGEBRA,
+                 label="phi(eta) vs CategoricalFamily.probabilities")

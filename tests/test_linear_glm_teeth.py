@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
 from algorithms.linear import add_bias_column
 from mltheory.strategies import overlapping_classification_datasets, regression_datasets
 from mltheory.testing import assert_holds, assert_refutes
+from proofs import linear_exponential_family as expfam
 from properties import linear_glm as glm
 
 
@@ -119,3 +121,29 @@ def test_categorical_glm_check_refutes_probabilities_with_the_reference_class_fi
             data, fit_glm=lambda X, y, **p: ReferenceClassFirst(glm.library_glm(X, y, **p)))
 
     assert_refutes(broken)
+
+
+def categorical_a(phis):
+    return -sp.log(phis[-1])
+
+
+def categorical_denominator(etas):
+    return 1 + sum(sp.exp(e) for e in etas)
+
+
+@pytest.mark.parametrize(
+    ("a_of_phi", "denominator"),
+    [
+        (lambda phis: sp.log(phis[-1]), categorical_denominator),  # a(eta) sign flipped
+        (lambda phis: -sp.log(phis[0]), categorical_denominator),  # class 1 as reference
+        (categorical_a, lambda etas: sum(sp.exp(e) for e in etas)),  # 1 + missing
+    ],
+    ids=["a_sign_flipped", "a_of_the_wrong_class", "inverse_without_one_plus"],
+)
+def test_categorical_family_check_refutes_a_wrong_log_partition_or_inverse(a_of_phi,
+                                                                           denominator):
+    assert_refutes(lambda: expfam.check_categorical(3, a_of_phi, denominator))
+
+
+def test_categorical_family_check_holds_for_the_notes_a_and_inverse():
+    assert_holds(lambda: expfam.check_categorical(3, categorical_a, categorical_denominator))
