@@ -100,10 +100,15 @@ def logit_nll_1_20_is_loglik(problem):
 )
 @given(problem=tiny_logistic_problems())
 def logit_nll_1_20_negative_loglik(problem):
+    check_nll_is_negative_loglik(problem)
+
+
+def check_nll_is_negative_loglik(problem, nll=logistic_nll) -> None:
+    """(1.20) is -(1.18), and ``nll(beta, Xh, y)`` computes (1.20)."""
     Xh, y, beta = problem
     assert_close(nll_1_20(Xh, y, beta), -log_likelihood_1_18(Xh, y, beta), EXACT_ARITHMETIC,
                  label="(1.20) vs -(1.18)")
-    assert_close(logistic_nll(beta, Xh, y), nll_1_20(Xh, y, beta), EXACT_ARITHMETIC,
+    assert_close(nll(beta, Xh, y), nll_1_20(Xh, y, beta), EXACT_ARITHMETIC,
                  label="logistic_nll vs (1.20)")
 
 
@@ -136,6 +141,12 @@ def logistic_function_convex_3_1(a, b, t):
     check_jensen(lambda v: float(expit(v)), np.float64(a), np.float64(b), t)
 
 
+#: Strategies of the convexity claim (shared with its teeth test).
+CONVEXITY_CASES = dict(data=labelled_datasets(max_samples=20),
+                       betas=hnp.arrays(np.float64, (2, 5), elements=st.floats(-5, 5)),
+                       t=st.floats(0, 1))
+
+
 @claim(
     id="linear.logit_nll_convex_1_20",
     source="003 §1.5 (1.20)",
@@ -145,18 +156,27 @@ def logistic_function_convex_3_1(a, b, t):
     method=Method.PROPERTY,
     tags=("linear", "logistic"),
 )
-@given(data=labelled_datasets(max_samples=20),
-       betas=hnp.arrays(np.float64, (2, 5), elements=st.floats(-5, 5)), t=st.floats(0, 1))
+@given(**CONVEXITY_CASES)
 def logit_nll_convex_1_20(data, betas, t):
+    check_nll_convex(data, betas, t)
+
+
+def check_nll_convex(data, betas, t, hessian=logistic_nll_hessian) -> None:
+    """``hessian(beta, Xh)`` (the Hessian of (1.20)) is PSD and (1.20) lies below its
+    chords."""
     Xh = data.augmented()
     y = (data.y > 0).astype(float)
     p = Xh.shape[1]
     a, b = betas[0, :p], betas[1, :p]
-    H = logistic_nll_hessian(a, Xh)
+    H = hessian(a, Xh)
     eig = np.linalg.eigvalsh(H)
     top = max(float(eig[-1]), 1e-300)
     assert_leq(-float(eig[0]) / top, 1e-12, label="-(smallest / largest Hessian eigenvalue)")
     check_jensen(lambda beta: logistic_nll(beta, Xh, y), a, b, t)
+
+
+#: Strategies of the MLE claim (shared with its teeth test).
+MLE_CASES = dict(data=overlapping_classification_datasets())
 
 
 @claim(
@@ -170,17 +190,29 @@ def logit_nll_convex_1_20(data, betas, t):
     method=Method.REFERENCE,
     tags=("linear", "logistic", "slow"),
 )
-@given(data=overlapping_classification_datasets())
+@given(**MLE_CASES)
 def logistic_mle_reached_1_21(data):
+    check_mle_reached(data)
+
+
+def library_newton(X, y) -> LogisticRegression:
+    return quietly(LogisticRegression(solver="newton", tol=1e-14, max_iter=1000).fit, X, y)
+
+
+def library_gd(X, y) -> LogisticRegression:
+    return quietly(LogisticRegression(solver="gd", tol=1e-12, max_iter=GD_BUDGET).fit, X, y)
+
+
+def check_mle_reached(data, newton_fit=library_newton, gd_fit=library_gd) -> None:
+    """``newton_fit(X, y)`` reaches the MLE (vanishing gradient, BFGS's point and value) and
+    ``gd_fit(X, y)`` is within the distance and excess objective its gradient certifies,
+    converged within its budget when the Hessian is well conditioned."""
     Xh = data.augmented()
     y = data.y.astype(float)
     ref = scipy.optimize.minimize(logistic_nll, np.zeros(Xh.shape[1]), args=(Xh, y),
                                   jac=logistic_nll_gradient, method="BFGS",
                                   options={"gtol": 1e-10, "maxiter": 10_000})
-    newton = quietly(LogisticRegression(solver="newton", tol=1e-14, max_iter=1000).fit,
-                     data.X, data.y)
-    gd = quietly(LogisticRegression(solver="gd", tol=1e-12, max_iter=GD_BUDGET).fit,
-                 data.X, data.y)
+    newton = newton_fit(data.X, data.y)
     n = Xh.shape[0]
     if not newton.converged_ or newton.separable_:
         raise AssertionError("Newton did not converge on data with a finite MLE")
@@ -196,6 +228,7 @@ def logistic_mle_reached_1_21(data):
     # (modulus lambda_min of the Hessian at beta*) bounds its distance, ||beta - beta*|| <=
     # ||grad|| / lambda_min, and its excess objective, <= ||grad||^2 / (2 lambda_min);
     # a factor 2 absorbs the Hessian's variation over that small neighbourhood.
+    gd = gd_fit(data.X, data.y)
     beta_gd = np.append(gd.coef_, gd.intercept_)
     lam_min = float(np.linalg.eigvalsh(logistic_nll_hessian(beta_newton, Xh))[0])
     g_norm = float(np.linalg.norm(logistic_nll_gradient(beta_gd, Xh, y)))
@@ -293,6 +326,11 @@ def logit_step_function_limit_3_1(z, s):
 # ------------------------------------------------------------------ softmax (004 §3.3)
 
 
+#: Strategies of the reference-form softmax claim (shared with its teeth test).
+REFERENCE_SCORES = dict(K=st.integers(2, 5),
+                        scores=hnp.arrays(np.float64, (6, 4), elements=st.floats(-30, 30)))
+
+
 @claim(
     id="linear.softmax_reference_probabilities_3_3",
     source="004 §3.3; 004 §2.3.3 (2)",
@@ -302,12 +340,28 @@ def logit_step_function_limit_3_1(z, s):
     method=Method.PROPERTY,
     tags=("linear", "softmax"),
 )
-@given(K=st.integers(2, 5), scores=hnp.arrays(np.float64, (6, 4), elements=st.floats(-30, 30)))
+@given(**REFERENCE_SCORES)
 def softmax_reference_probabilities_3_3(K, scores):
-    eta = scores[:, : K - 1]
+    check_reference_probabilities(scores[:, : K - 1])
+
+
+def note_reference_probabilities(eta: np.ndarray) -> np.ndarray:
+    """004 §3.3's formulas, literally: e^{eta_k} / (1 + sum_j e^{eta_j}), 1 / (1 + ...)."""
     denom = 1 + np.exp(eta).sum(axis=1, keepdims=True)
-    note = np.hstack([np.exp(eta) / denom, 1 / denom])  # the note's formulas, literally
-    ours = CategoricalFamily(K).probabilities(eta)
+    return np.hstack([np.exp(eta) / denom, 1 / denom])
+
+
+def library_reference_probabilities(eta: np.ndarray) -> np.ndarray:
+    return CategoricalFamily(eta.shape[1] + 1).probabilities(eta)
+
+
+def check_reference_probabilities(eta: np.ndarray, formula=note_reference_probabilities,
+                                  probabilities=library_reference_probabilities) -> None:
+    """``probabilities(eta)`` (K-1 scores against reference class K) equals ``formula(eta)``,
+    is positive, sums to one, has log-ratios eta and for K = 2 is the logistic function."""
+    K = eta.shape[1] + 1
+    note = formula(eta)
+    ours = probabilities(eta)
     assert_close(ours, note, LINEAR_ALGEBRA, label="log-sum-exp implementation vs formulas")
     if np.any(ours <= 0):
         raise AssertionError("a class probability is not positive")
@@ -316,6 +370,14 @@ def softmax_reference_probabilities_3_3(K, scores):
                  label="ln(p_k/p_K) vs w_k.x")
     if K == 2:
         assert_close(ours[:, 0], expit(eta[:, 0]), LINEAR_ALGEBRA, label="K = 2 vs logistic")
+
+
+#: Strategies of the shift-invariance claim (shared with its teeth test).
+SHIFT_CASES = dict(
+    K=st.integers(2, 5),
+    scores=hnp.arrays(np.float64, (5, 5), elements=st.floats(-30, 30)),
+    shift=st.one_of(st.floats(-1e4, 1e4), st.sampled_from([800.0, -800.0, 1e4])),
+)
 
 
 @claim(
@@ -327,22 +389,42 @@ def softmax_reference_probabilities_3_3(K, scores):
     method=Method.PROPERTY,
     tags=("linear", "softmax"),
 )
-@given(K=st.integers(2, 5), scores=hnp.arrays(np.float64, (5, 5), elements=st.floats(-30, 30)),
-       shift=st.one_of(st.floats(-1e4, 1e4), st.sampled_from([800.0, -800.0, 1e4])))
+@given(**SHIFT_CASES)
 def softmax_shift_invariance_3_3(K, scores, shift):
-    Z = scores[:, :K]
+    check_shift_invariance(scores[:, :K], shift)
+
+
+def symmetric_model_probabilities(scores: np.ndarray) -> np.ndarray:
+    """The estimator's own path (log-sum-exp): a symmetric SoftmaxRegression whose K
+    intercepts are ``scores`` (one row), evaluated at x = 0."""
+    K = scores.size
+    model = SoftmaxRegression(parametrisation="symmetric")
+    model.coef_ = np.zeros((K, 1))
+    model.intercept_ = scores
+    model.classes_, model.reference_class_, model.n_features_in_ = np.arange(K), None, 1
+    return model.predict_proba(np.zeros((1, 1)))[0]
+
+
+def check_shift_invariance(Z: np.ndarray, shift: float,
+                           probabilities=lambda S: softmax(S, axis=1),
+                           model_path=symmetric_model_probabilities) -> None:
+    """``probabilities(Z + shift)`` and ``model_path((Z + shift)[0])`` equal the reference
+    form with scores Z[:, :-1] - Z[:, -1:] (the symmetric parametrisation mapped by
+    subtracting w_K)."""
+    K = Z.shape[1]
     fam = CategoricalFamily(K)
     reference = fam.probabilities(Z[:, :-1] - Z[:, -1:])
     shifted = Z + shift  # |shift| <= 1e4 keeps the score differences to ~1e-12
-    assert_close(softmax(shifted, axis=1), reference, LINEAR_ALGEBRA,
+    assert_close(probabilities(shifted), reference, LINEAR_ALGEBRA,
                  label="softmax(z + c) vs reference form")
     # the estimator's own path (log-sum-exp) on scores whose exponentials overflow
-    model = SoftmaxRegression(parametrisation="symmetric")
-    model.coef_ = np.zeros((K, 1))
-    model.intercept_ = shifted[0]
-    model.classes_, model.reference_class_, model.n_features_in_ = np.arange(K), None, 1
-    probs = model.predict_proba(np.zeros((1, 1)))
-    assert_close(probs[0], reference[0], LINEAR_ALGEBRA, label="fitted-model path vs reference")
+    probs = model_path(shifted[0])
+    assert_close(probs, reference[0], LINEAR_ALGEBRA, label="fitted-model path vs reference")
+
+
+#: Strategies of the parametrisation claim (shared with its teeth test).
+PARAMETRISATION_CASES = dict(data=overlapping_classification_datasets(
+    min_classes=2, max_classes=4, max_free_samples=25))
 
 
 @claim(
@@ -355,20 +437,34 @@ def softmax_shift_invariance_3_3(K, scores, shift):
     method=Method.REFERENCE,
     tags=("linear", "softmax", "slow"),
 )
-@given(data=overlapping_classification_datasets(min_classes=2, max_classes=4,
-                                                max_free_samples=25))
+@given(**PARAMETRISATION_CASES)
 def softmax_mle_parametrisations_agree_3_3(data):
+    check_parametrisations_agree(data)
+
+
+def library_reference_softmax(X, y) -> SoftmaxRegression:
+    return quietly(SoftmaxRegression(parametrisation="reference").fit, X, y)
+
+
+def library_symmetric_softmax(X, y) -> SoftmaxRegression:
+    return quietly(SoftmaxRegression(parametrisation="symmetric", max_iter=5000).fit, X, y)
+
+
+def check_parametrisations_agree(data, reference_fit=library_reference_softmax,
+                                 symmetric_fit=library_symmetric_softmax) -> None:
+    """The fitted models ``reference_fit(X, y)`` and ``symmetric_fit(X, y)`` (each with
+    ``converged_`` and ``predict_proba``) give the same probabilities, also equal to
+    scikit-learn's multinomial MLE and, for K = 2, to binary logistic regression."""
     import sklearn.linear_model
 
-    ref = quietly(SoftmaxRegression(parametrisation="reference").fit, data.X, data.y)
-    sym = quietly(SoftmaxRegression(parametrisation="symmetric", max_iter=5000).fit,
-                  data.X, data.y)
+    ref = reference_fit(data.X, data.y)
+    sym = symmetric_fit(data.X, data.y)
     if not (ref.converged_ and sym.converged_):
         raise AssertionError("a parametrisation did not converge on data with a finite MLE")
-    skl = quietly(sklearn.linear_model.LogisticRegression(C=np.inf, tol=1e-12,
-                                                          max_iter=100_000).fit, data.X, data.y)
     p_ref = ref.predict_proba(data.X)
     assert_close(sym.predict_proba(data.X), p_ref, MLE_AGREEMENT, label="symmetric vs reference")
+    skl = quietly(sklearn.linear_model.LogisticRegression(C=np.inf, tol=1e-12,
+                                                          max_iter=100_000).fit, data.X, data.y)
     assert_close(skl.predict_proba(data.X), p_ref, MLE_AGREEMENT, label="sklearn vs reference")
     if data.n_classes == 2:
         lr = quietly(LogisticRegression().fit, data.X, data.y)

@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from scipy.special import softmax
 
-from algorithms.linear import logistic_nll, logistic_nll_gradient
+from algorithms.linear import (
+    CategoricalFamily,
+    LogisticRegression,
+    logistic_nll,
+    logistic_nll_gradient,
+    logistic_nll_hessian,
+)
 from mltheory.strategies import labelled_datasets
-from mltheory.testing import assert_refutes
+from mltheory.testing import assert_holds, assert_refutes
 from properties import linear_logistic as lg
+from properties.linear_support import quietly
 
 
 def test_convexity_check_refutes_the_concave_log_likelihood():
@@ -57,3 +66,136 @@ def test_log_likelihood_helpers_agree_with_the_stable_implementation():
     beta = np.array([0.3, -0.2])
     np.testing.assert_allclose(lg.nll_1_20(Xh, y, beta), -lg.log_likelihood_1_18(Xh, y, beta),
                                rtol=1e-14)
+
+
+def test_nll_check_refutes_a_log_partition_with_the_wrong_sign_of_z():
+    def flipped(beta, Xh, y):
+        z = Xh @ beta
+        return float(np.sum(-y * z + np.log1p(np.exp(-z))))
+
+    @given(problem=lg.tiny_logistic_problems())
+    def broken(problem):
+        lg.check_nll_is_negative_loglik(problem, nll=flipped)
+
+    assert_refutes(broken)
+
+
+def test_convexity_check_refutes_the_hessian_of_the_log_likelihood():
+    @given(**lg.CONVEXITY_CASES)
+    def broken(data, betas, t):
+        lg.check_nll_convex(data, betas, t, hessian=lambda b, Xh: -logistic_nll_hessian(b, Xh))
+
+    assert_refutes(broken)
+
+
+# ------------------------------------------------------------------ (1.21): the MLE is reached
+
+
+def one_gradient_step(claims_convergence: bool):
+    """Logistic regression stopped after a single gradient step of size 1/L."""
+    def fit(X, y):
+        model = quietly(LogisticRegression(solver="gd", max_iter=1).fit, X, y)
+        if claims_convergence:
+            model.converged_ = True
+        return model
+    return fit
+
+
+def test_mle_check_refutes_newton_replaced_by_one_gradient_step():
+    @given(**lg.MLE_CASES)
+    def broken(data):
+        lg.check_mle_reached(data, newton_fit=one_gradient_step(claims_convergence=True))
+
+    assert_refutes(broken, slow=True)
+
+
+def test_mle_check_refutes_gradient_descent_stopped_after_one_step():
+    @given(**lg.MLE_CASES)
+    def broken(data):
+        lg.check_mle_reached(data, gd_fit=one_gradient_step(claims_convergence=False))
+
+    assert_refutes(broken, slow=True)
+
+
+# ------------------------------------------------------------------ softmax (004 §3.3)
+
+
+def without_one_plus(eta):
+    """The reference-class formulas with the 1 + dropped from the denominator."""
+    denom = np.exp(eta).sum(axis=1, keepdims=True)
+    return np.hstack([np.exp(eta) / denom, 1 / denom])
+
+
+def reference_class_first(eta):
+    """Normalised, but the zero score of the reference class is put first."""
+    return softmax(np.hstack([np.zeros((eta.shape[0], 1)), eta]), axis=1)
+
+
+@pytest.mark.parametrize("formula", [without_one_plus, reference_class_first],
+                         ids=["without_one_plus", "reference_class_first"])
+def test_reference_probability_check_refutes_wrong_softmax_formulas(formula):
+    # the broken formula is both "the note" and "the implementation", so only the
+    # properties (sum to one, log-ratio eta) can catch it
+    @given(**lg.REFERENCE_SCORES)
+    def broken(K, scores):
+        lg.check_reference_probabilities(scores[:, : K - 1], formula=formula,
+                                         probabilities=formula)
+
+    assert_refutes(broken)
+
+
+def test_reference_probability_check_holds_for_the_notes_formulas():
+    @given(**lg.REFERENCE_SCORES)
+    def sound(K, scores):
+        lg.check_reference_probabilities(scores[:, : K - 1])
+
+    assert_holds(sound)
+
+
+def test_shift_invariance_check_refutes_a_softmax_that_ignores_the_reference_score():
+    # mapping the symmetric scores to the reference form by dropping w_K instead of
+    # subtracting it: the reference class keeps score 0 whatever the common shift
+    def drops_reference_score(S):
+        return CategoricalFamily(S.shape[1]).probabilities(S[:, :-1])
+
+    @given(**lg.SHIFT_CASES)
+    def broken(K, scores, shift):
+        lg.check_shift_invariance(scores[:, :K], shift, probabilities=drops_reference_score)
+
+    assert_refutes(broken)
+
+
+def test_shift_invariance_check_refutes_a_model_path_without_log_sum_exp():
+    def naive(scores):
+        with np.errstate(over="ignore", invalid="ignore"):
+            e = np.exp(scores)
+            return e / e.sum()
+
+    @given(**lg.SHIFT_CASES)
+    def broken(K, scores, shift):
+        lg.check_shift_invariance(scores[:, :K], shift, model_path=naive)
+
+    assert_refutes(broken)
+
+
+class ReferenceClassMislabelled:
+    """A reference-parametrisation fit whose K-1 score vectors (fitted against the last
+    class) are mapped to probabilities as if the first class were the reference."""
+
+    def __init__(self, model):
+        self.model = model
+        self.converged_ = model.converged_
+
+    def predict_proba(self, X):
+        scores = self.model.decision_function(X)[:, :-1]
+        return softmax(np.hstack([np.zeros((scores.shape[0], 1)), scores]), axis=1)
+
+
+def test_parametrisation_check_refutes_the_wrong_reference_class():
+    @given(**lg.PARAMETRISATION_CASES)
+    def broken(data):
+        lg.check_parametrisations_agree(
+            data, reference_fit=lambda X, y: ReferenceClassMislabelled(
+                lg.library_reference_softmax(X, y)))
+
+    assert_refutes(broken, slow=True)
