@@ -14,7 +14,8 @@ from mltheory.strategies import (
     svm_separable_datasets,
 )
 from mltheory.testing import assert_holds, assert_refutes
-from properties import svm, svm_smo, svr
+from properties import svm, svm_smo
+from properties import svm_svr as svr
 from properties.kernels import assert_psd
 
 SEP = svm_separable_datasets(max_samples=10)
