@@ -47,6 +47,7 @@ WELL = st.one_of(regression_datasets(max_log10_condition=1.0),
                  regression_datasets(shape="wide", max_features=6, max_log10_condition=1.0))
 WIDE = regression_datasets(shape="wide", max_features=6)
 COLLINEAR = regression_datasets(shape="collinear")
+RANK_DEFICIENT = st.one_of(WIDE, COLLINEAR)
 ANY_SHAPE = st.one_of(TALL, WIDE, COLLINEAR)
 #: Ridge/LASSO strengths relative to the data's scale (see lam_for).
 LAMBDA_FRACTIONS = st.sampled_from([1e-3, 1e-2, 0.1, 0.5, 0.9, 1.5])
@@ -96,14 +97,23 @@ def closed_form_1_6(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
 )
 @given(sample=univariate_samples())
 def ls1_closed_form_matches_lstsq(sample):
-    x, y = sample
+    check_univariate_fit(*sample)
+
+
+def library_univariate(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    model = SimpleLinearRegression().fit(x, y)
+    return model.coef_, model.intercept_
+
+
+def check_univariate_fit(x: np.ndarray, y: np.ndarray, closed_form=closed_form_1_6,
+                         fit=library_univariate) -> None:
+    """``closed_form(x, y)`` and ``fit(x, y)``, each ``(w, b)``, are the least-squares line."""
     A = np.column_stack([x, np.ones_like(x)])
     kappa = float(np.linalg.cond(A))
     ref = np.linalg.lstsq(A, y, rcond=None)[0]
     tol = least_squares_tolerance(kappa)
-    assert_close(closed_form_1_6(x, y), ref, tol, label="(1.6) vs lstsq")
-    model = SimpleLinearRegression().fit(x, y)
-    assert_close([model.coef_, model.intercept_], ref, tol, label="SimpleLinearRegression vs lstsq")
+    assert_close(closed_form(x, y), ref, tol, label="(1.6) vs lstsq")
+    assert_close(fit(x, y), ref, tol, label="SimpleLinearRegression vs lstsq")
     evidence.worst("condition number of [x, 1]", kappa)
 
 
@@ -188,14 +198,29 @@ def ols_design_matrix_indices_1_2(sample):
 )
 @given(data=TALL)
 def ols_closed_form_1_9(data):
+    check_normal_equation_fit(data)
+
+
+def note_normal_equation(A: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """(1.9) literally: (X^T X)^{-1} X^T y with an explicit inverse."""
+    return np.linalg.inv(A.T @ A) @ A.T @ y
+
+
+def library_ols(X: np.ndarray, y: np.ndarray, solver: str) -> LinearRegression:
+    return quietly(LinearRegression(solver=solver).fit, X, y)
+
+
+def check_normal_equation_fit(data, formula=note_normal_equation, fit=library_ols) -> None:
+    """``formula(A, y)`` on the augmented design and ``fit(X, y, solver)`` for every solver
+    give the least-squares solution (lstsq) and fitted values on a full-rank design."""
     A = data.augmented()
-    note = np.linalg.inv(A.T @ A) @ A.T @ data.y  # the note's formula, literally
+    note = formula(A, data.y)
     ref = np.linalg.lstsq(A, data.y, rcond=None)[0]
     tol = least_squares_tolerance(data.condition)
     assert_close(note, ref, tol, label="(1.9) vs lstsq")
     assert_close(A @ note, A @ ref, tol, label="(1.10) fitted values vs lstsq")
     for solver in ("lstsq", "qr", "cholesky"):
-        model = quietly(LinearRegression(solver=solver).fit, data.X, data.y)
+        model = fit(data.X, data.y, solver)
         if not model.full_rank_:
             raise AssertionError(f"{solver}: a full-rank design (cond {data.condition:.3g}) "
                                  f"reported rank {model.rank_}")
@@ -213,11 +238,18 @@ def ols_closed_form_1_9(data):
     method=Method.PROPERTY,
     tags=("linear", "least_squares"),
 )
-@given(data=st.one_of(WIDE, COLLINEAR), t=st.floats(-10, 10))
+@given(data=RANK_DEFICIENT, t=st.floats(-10, 10))
 def ols_rank_deficient_1_2(data, t):
+    check_rank_deficient_fit(data, t)
+
+
+def check_rank_deficient_fit(data, t: float,
+                             fit=lambda X, y: quietly(LinearRegression().fit, X, y)) -> None:
+    """``fit(X, y)`` on a rank-deficient design reports the rank and returns a minimum-norm
+    least-squares solution (moving along the null space leaves the loss unchanged)."""
     A = data.augmented()
     n, p = A.shape
-    model = quietly(LinearRegression().fit, data.X, data.y)
+    model = fit(data.X, data.y)
     if model.full_rank_ or model.rank_ >= p:
         raise AssertionError(f"rank-deficient design ({n}x{p}) reported full rank {model.rank_}")
     if n < p and model.rank_ > n:
@@ -315,9 +347,15 @@ def ridge_closed_form_1_2(data, fraction):
 )
 @given(data=TALL, fraction=LAMBDA_FRACTIONS)
 def ridge_algorithm_unsquared_norm_1_3(data, fraction):
+    check_penalty_gives_ridge(data, fraction, squared=False)
+
+
+def check_penalty_gives_ridge(data, fraction, squared: bool) -> None:
+    """The cvxpy minimiser of ||y - A w||^2 + lam ||w||_2 (``squared=False``, as the
+    algorithm box writes it) or + lam ||w||_2^2 (``squared=True``) is the ridge closed form."""
     A = data.augmented()
     lam = lam_for(A, data.y, fraction)
-    as_written = ridge_cvx(A, data.y, lam, np.ones(A.shape[1]), squared=False)
+    as_written = ridge_cvx(A, data.y, lam, np.ones(A.shape[1]), squared=squared)
     assert_close(as_written, ridge_solve(A, data.y, lam), REFERENCE_SOLVER,
                  label="minimiser with lambda||w|| vs ridge closed form")
 
@@ -518,6 +556,9 @@ def lasso_ista_monotone_10_11(data, fraction):
 # ------------------------------------------------------------------ log-linear
 
 
+LOGLINEAR_NOISE = st.sampled_from([0.0, 0.1, 1.0])
+
+
 @claim(
     id="linear.loglinear_regression_1_12",
     source="003 §1.4 (1.12); 004 §2.1 (2)",
@@ -526,13 +567,19 @@ def lasso_ista_monotone_10_11(data, fraction):
     method=Method.PROPERTY,
     tags=("linear", "glm"),
 )
-@given(data=TALL, noise=st.sampled_from([0.0, 0.1, 1.0]))
+@given(data=TALL, noise=LOGLINEAR_NOISE)
 def loglinear_regression_1_12(data, noise):
+    check_loglinear_fit(data, noise)
+
+
+def check_loglinear_fit(data, noise: float, model_factory=LogLinearRegression) -> None:
+    """``model_factory().fit(X, y)`` on y = exp(w^T x + b + noise) is OLS on ln y, recovers
+    ln y on exact data and predicts positive values."""
     rng = np.random.default_rng(data.n_samples)
     log_y = data.X @ data.coef + data.intercept
     log_y = log_y / max(1.0, float(np.max(np.abs(log_y))) / 50.0)  # keep exp(.) finite
     y = np.exp(log_y + noise * rng.normal(size=log_y.size))
-    model = quietly(LogLinearRegression().fit, data.X, y)
+    model = quietly(model_factory().fit, data.X, y)
     ref = quietly(LinearRegression().fit, data.X, np.log(y))
     tol = least_squares_tolerance(data.condition)
     assert_close(np.append(model.coef_, model.intercept_), np.append(ref.coef_, ref.intercept_),

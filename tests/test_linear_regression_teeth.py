@@ -7,7 +7,13 @@ import pytest
 import sympy as sp
 from hypothesis import given
 
-from algorithms.linear import Lasso, add_bias_column, ridge_solve, soft_threshold
+from algorithms.linear import (
+    Lasso,
+    LinearRegression,
+    add_bias_column,
+    ridge_solve,
+    soft_threshold,
+)
 from mltheory.numeric import assert_close
 from mltheory.testing import assert_holds, assert_refutes
 from proofs import linear_exponential_family as expfam
@@ -126,3 +132,89 @@ def test_ista_monotonicity_check_refutes_a_step_four_times_too_long():
 def test_note_design_matrix_equals_the_intended_one_only_for_symmetric_data():
     rows = np.array([[1.0, 2.0], [2.0, 5.0]])
     np.testing.assert_array_equal(reg.note_design_1_2(rows), add_bias_column(rows))
+
+
+def test_univariate_check_refutes_an_intercept_without_the_slope_term():
+    def intercept_is_mean_y(x, y):
+        w, _ = reg.closed_form_1_6(x, y)
+        return w, float(np.mean(y))
+
+    @given(sample=reg.univariate_samples())
+    def broken(sample):
+        reg.check_univariate_fit(*sample, closed_form=intercept_is_mean_y)
+
+    assert_refutes(broken)
+
+
+def test_normal_equation_check_refutes_coordinatewise_regression():
+    # X^T X replaced by its diagonal: right only for orthogonal columns
+    @given(data=reg.TALL)
+    def broken(data):
+        reg.check_normal_equation_fit(
+            data, formula=lambda A, y: A.T @ y / np.sum(A**2, axis=0))
+
+    assert_refutes(broken)
+
+
+def test_normal_equation_check_refutes_a_fit_without_intercept():
+    @given(data=reg.TALL)
+    def broken(data):
+        reg.check_normal_equation_fit(
+            data, fit=lambda X, y, solver: LinearRegression(solver=solver,
+                                                            fit_intercept=False).fit(X, y))
+
+    assert_refutes(broken)
+
+
+def test_rank_deficient_check_refutes_a_solution_that_is_not_minimum_norm():
+    def plus_null_vector(X, y):
+        model = quietly(LinearRegression().fit, X, y)
+        A = add_bias_column(X)
+        v = np.linalg.svd(A)[2][-1]  # A has more columns than rank: a null-space vector
+        model.coef_ = model.coef_ + v[:-1]
+        model.intercept_ = model.intercept_ + v[-1]
+        return model
+
+    @given(data=reg.RANK_DEFICIENT, t=reg.st.floats(-10, 10))
+    def broken(data, t):
+        reg.check_rank_deficient_fit(data, t, fit=plus_null_vector)
+
+    assert_refutes(broken)
+
+
+def test_unsquared_norm_check_holds_once_the_square_is_restored():
+    # the erratum's check is not failing for a side reason: with lambda ||w||^2 the cvxpy
+    # minimiser is the ridge closed form
+    @given(data=reg.TALL, fraction=reg.LAMBDA_FRACTIONS)
+    def squared(data, fraction):
+        reg.check_penalty_gives_ridge(data, fraction, squared=True)
+
+    assert_holds(squared)
+
+
+class Log1pRegression:
+    """Least squares on ln(1 + y) instead of ln y."""
+
+    def fit(self, X, y):
+        self.ols_ = LinearRegression().fit(X, np.log1p(y))
+        self.coef_, self.intercept_ = self.ols_.coef_, self.ols_.intercept_
+        return self
+
+    def predict_log(self, X):
+        return self.ols_.predict(X)
+
+    def predict(self, X):
+        return np.expm1(self.predict_log(X))
+
+
+def test_loglinear_check_refutes_least_squares_on_log1p():
+    @given(data=reg.TALL, noise=reg.LOGLINEAR_NOISE)
+    def broken(data, noise):
+        reg.check_loglinear_fit(data, noise, model_factory=Log1pRegression)
+
+    assert_refutes(broken)
+
+
+def test_log_link_check_refutes_the_base_ten_logarithm():
+    assert_refutes(lambda: lsq.check_log_link(lambda v: sp.log(v, 10)))
+    assert_holds(lambda: lsq.check_log_link(sp.log))
