@@ -38,6 +38,8 @@ from properties._perceptron_support import (
 )
 
 etas = st.floats(1e-3, 1.0)
+#: Positive reals spread evenly over twelve orders of magnitude (10^-6 .. 10^6).
+log_uniform = st.floats(-6, 6).map(lambda e: 10.0**e)
 orders = st.sampled_from(["cyclic", "random"])
 seeds = st.integers(0, 2**16)
 
@@ -395,9 +397,10 @@ def lin_mistake_bound(data, order):
     "bound T <= R^2/rho^2 that the question asks for (and that the note ticks as the "
     "answer), not a lower bound. The premise allows any small T > 0.",
 )
-@given(
-    T=st.floats(1e-6, 1e6), rho=st.floats(1e-3, 1e3), ratio=st.floats(1e-3, 1.0)
-)
+@given(T=log_uniform, rho=st.floats(1e-3, 1e3), ratio=st.floats(1e-3, 1.0))
+# T = 1/4, rho = R = 1: the premise sqrt(T) rho / R = 1/2 <= 1 holds, the conclusion T >= 1
+# does not.
+@example(T=0.25, rho=1.0, ratio=1.0)
 def lin_bound_inference_as_written(T, rho, ratio):
     R = rho / ratio  # any R >= rho
     if np.sqrt(T) * rho / R <= 1:  # the premise holds; the conclusion must follow
@@ -411,7 +414,7 @@ def lin_bound_inference_as_written(T, rho, ratio):
     method=Method.PROPERTY,
     tags=("perceptron", "convergence"),
 )
-@given(T=st.floats(1e-6, 1e6), rho=st.floats(1e-3, 1e3), ratio=st.floats(1e-3, 1.0))
+@given(T=log_uniform, rho=st.floats(1e-3, 1e3), ratio=st.floats(1e-3, 1.0))
 def lin_bound_inference(T, rho, ratio):
     R = rho / ratio
     if np.sqrt(T) * rho / R <= 1:
