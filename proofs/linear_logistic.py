@@ -36,12 +36,18 @@ def _logs(expr: sp.Expr) -> sp.Expr:
     tags=("linear", "logistic", "sigmoid"),
 )
 def sigmoid_derivative_3_8() -> None:
+    check_sigmoid_derivative(lambda f: f * (1 - f))
+
+
+def check_sigmoid_derivative(derivative) -> None:
+    """f' = ``derivative(f)`` symbolically and against central differences (``derivative``
+    must accept a sympy expression and a numpy array)."""
     Derivation("sigmoid derivative").equal("f' = f(1 - f)", sp.diff(SIGMOID, z),
-                                           SIGMOID * (1 - SIGMOID)).verify()
+                                           derivative(SIGMOID)).verify()
     grid = np.linspace(-30, 30, 61)
     h = 1e-6
     numeric = (expit(grid + h) - expit(grid - h)) / (2 * h)
-    assert_close(numeric, expit(grid) * (1 - expit(grid)), FINITE_DIFFERENCE,
+    assert_close(numeric, derivative(expit(grid)), FINITE_DIFFERENCE,
                  label="central difference vs f(1-f)")
     evidence.add_examples(grid.size)
 
@@ -78,8 +84,12 @@ def sigmoid_shape_1_14() -> None:
     tags=("linear", "logistic"),
 )
 def logit_log_odds_1_16() -> None:
-    Derivation("log odds").equal("ln(y/(1-y)) = z", _logs(sp.log(SIGMOID / (1 - SIGMOID))),
-                                 z).verify()
+    check_log_odds(lambda y: sp.log(y / (1 - y)))
+
+
+def check_log_odds(log_odds) -> None:
+    """``log_odds(y)`` at y = sigmoid(z) is z."""
+    Derivation("log odds").equal("ln(y/(1-y)) = z", _logs(log_odds(SIGMOID)), z).verify()
 
 
 @claim(
@@ -135,6 +145,14 @@ def logit_loglik_rewrite_3_2() -> None:
     tags=("linear", "logistic"),
 )
 def logit_nll_derivatives_1_20() -> None:
+    check_nll_derivatives(lambda x, y, p1: -x * (y - p1),
+                          lambda xj, xk, p1: xj * xk * p1 * (1 - p1))
+
+
+def check_nll_derivatives(gradient_term, hessian_term) -> None:
+    """The first and second partial derivatives of one term of (1.20) are
+    ``gradient_term(x_j, y, p_1)`` and ``hessian_term(x_j, x_k, p_1)``; the implementation's
+    gradient and Hessian match sympy's."""
     p = 3
     beta = sp.Matrix(p, 1, lambda j, _: sp.Symbol(f"beta{j + 1}", real=True))
     x = sp.Matrix(p, 1, lambda j, _: sp.Symbol(f"x{j + 1}", real=True))
@@ -145,10 +163,10 @@ def logit_nll_derivatives_1_20() -> None:
     d = Derivation("one term of (1.20)")
     for j in range(p):
         d.equal(f"d/dbeta_{j + 1} = -x_{j + 1}(y - p_1)", sp.diff(term, beta[j]),
-                -x[j] * (y - p1))
+                gradient_term(x[j], y, p1))
         for k in range(j, p):
             d.equal(f"d2/dbeta_{j + 1}dbeta_{k + 1} = x_{j + 1} x_{k + 1} p_1 (1 - p_1)",
-                    sp.diff(term, beta[j], beta[k]), x[j] * x[k] * p1 * (1 - p1))
+                    sp.diff(term, beta[j], beta[k]), hessian_term(x[j], x[k], p1))
     d.verify()
     # numeric: the implementation's gradient/Hessian against the lambdified formulas
     rng = np.random.default_rng(3)

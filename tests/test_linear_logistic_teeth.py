@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -18,6 +19,7 @@ from algorithms.linear import (
 )
 from mltheory.strategies import labelled_datasets
 from mltheory.testing import assert_holds, assert_refutes
+from proofs import linear_logistic as lgp
 from properties import linear_logistic as lg
 from properties.linear_support import quietly
 
@@ -199,3 +201,26 @@ def test_parametrisation_check_refutes_the_wrong_reference_class():
                 lg.library_reference_softmax(X, y)))
 
     assert_refutes(broken, slow=True)
+
+
+# ------------------------------------------------------------------ symbolic checks (proofs/)
+
+
+def test_sigmoid_derivative_check_refutes_a_flipped_factor():
+    assert_refutes(lambda: lgp.check_sigmoid_derivative(lambda f: f * (f - 1)))
+
+
+def test_log_odds_check_refutes_the_inverted_odds():
+    assert_refutes(lambda: lgp.check_log_odds(lambda y: sp.log((1 - y) / y)))
+
+
+@pytest.mark.parametrize(
+    ("gradient_term", "hessian_term"),
+    [
+        (lambda x, y, p1: x * (y - p1), lambda xj, xk, p1: xj * xk * p1 * (1 - p1)),
+        (lambda x, y, p1: -x * (y - p1), lambda xj, xk, p1: xj * xk),
+    ],
+    ids=["gradient_sign_flipped", "hessian_without_variance"],
+)
+def test_nll_derivative_check_refutes_wrong_gradient_or_hessian(gradient_term, hessian_term):
+    assert_refutes(lambda: lgp.check_nll_derivatives(gradient_term, hessian_term))
