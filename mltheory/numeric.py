@@ -45,7 +45,12 @@ class Tolerance:
         if not self.reason.strip():
             raise ValueError("Tolerance: a tolerance needs a stated reason")
 
-    def bound(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    def bound(self, a: np.ndarray, b: np.ndarray, scale: float | None = None) -> np.ndarray:
+        """Allowed |a - b|, elementwise; with ``scale``, ``atol + rtol * scale`` for every
+        element (for quantities whose size is set by something else, e.g. a bias or the
+        components of w compared relative to ||w||)."""
+        if scale is not None:
+            return np.full(np.broadcast(a, b).shape, self.atol + self.rtol * abs(float(scale)))
         return self.atol + self.rtol * np.maximum(np.abs(a), np.abs(b))
 
 
@@ -75,13 +80,14 @@ REFERENCE_SOLVER = Tolerance(
 )
 
 
-def relative_error(actual: Any, expected: Any) -> float:
-    """max |a - b| / max(1, |b|): a scale-aware single figure for evidence."""
+def relative_error(actual: Any, expected: Any, scale: float | None = None) -> float:
+    """max |a - b| / max(1, |b|) (or / max(1, scale)): one scale-aware figure for evidence."""
     a = np.asarray(actual, dtype=float)
     b = np.asarray(expected, dtype=float)
     if a.size == 0 and b.size == 0:
         return 0.0
-    return float(np.max(np.abs(a - b)) / max(1.0, float(np.max(np.abs(b)))))
+    denom = float(np.max(np.abs(b))) if scale is None else abs(float(scale))
+    return float(np.max(np.abs(a - b)) / max(1.0, denom))
 
 
 def assert_close(
@@ -91,9 +97,13 @@ def assert_close(
     *,
     label: str = "max relative error",
     context: str = "",
+    scale: float | None = None,
 ) -> float:
     """Assert two arrays/scalars agree within ``tol``; record the error as evidence.
 
+    With ``scale``, every element is allowed ``atol + rtol * scale`` (compare the
+    components of a vector relative to its norm, or a bias relative to the size of the
+    decision function) instead of a tolerance relative to the element itself.
     Returns the relative error (see :func:`relative_error`).
     """
     a = np.asarray(actual, dtype=float)
@@ -102,9 +112,9 @@ def assert_close(
         raise AssertionError(f"{context}shape mismatch: {a.shape} vs {b.shape}")
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
         raise AssertionError(f"{context}non-finite values: actual={a!r}, expected={b!r}")
-    err = relative_error(a, b)
+    err = relative_error(a, b, scale)
     evidence.worst(label, err)
-    bad = np.abs(a - b) > tol.bound(a, b)
+    bad = np.abs(a - b) > tol.bound(a, b, scale)
     if np.any(bad):
         idx = np.argwhere(bad)[0] if a.ndim else ()
         where = f" at index {tuple(int(i) for i in idx)}" if a.ndim else ""

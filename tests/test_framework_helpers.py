@@ -151,3 +151,15 @@ def test_a_derivation_compares_matrices_entry_by_entry():
                                                       [2 * a * b, a**2 + b**2]])).verify()
     with pytest.raises(AssertionError, match="not 0"):
         Derivation("m").equal("wrong", M * M, M).verify()
+
+
+def test_assert_close_can_measure_errors_relative_to_a_given_scale():
+    # w = (0, -100) against a solver's (0.0046, -100): off by 5e-5 of ||w||, which an
+    # elementwise relative test would reject in the first component.
+    with pytest.raises(AssertionError):
+        assert_close([0.0, -100.0], [0.0046, -100.0], Tolerance(1e-4, 1e-5, "test"))
+    err = assert_close([0.0, -100.0], [0.0046, -100.0], Tolerance(1e-4, 1e-5, "test"),
+                       scale=100.0)
+    assert err == pytest.approx(0.0046 / 100)
+    with pytest.raises(AssertionError):
+        assert_close([0.0, -100.0], [0.02, -100.0], Tolerance(1e-4, 1e-5, "test"), scale=100.0)
