@@ -33,6 +33,43 @@ NOTE_TITLES = {
     "004": "Linear models (regression, GLM, logistic, LDA, perceptron)",
 }
 
+NOTE_SHORT_NAMES = {
+    "000": "Lin, ML Foundations ch. 1",
+    "001": "Li Hang, the perceptron",
+    "002": "Lin, lecture 2",
+    "003": "Zhou, Machine Learning",
+    "004": "linear-models notes",
+}
+
+#: Chapter or section names, keyed by (note prefix, chapter) as chapter_key returns them.
+SECTION_TITLES = {
+    ("000", "1"): "the learning problem, PLA and pocket",
+    ("001", "一"): "the primal form",
+    ("001", "二"): "convergence (Novikoff)",
+    ("001", "三"): "the dual form",
+    ("003", "1"): "linear models",
+    ("003", "2"): "decision trees",
+    ("003", "3"): "neural networks",
+    ("003", "4"): "support vector machines",
+    ("003", "5"): "Bayes classifiers",
+    ("003", "6"): "ensemble learning",
+    ("003", "7"): "clustering",
+    ("003", "8"): "dimensionality reduction and metric learning",
+    ("003", "9"): "computational learning theory",
+    ("003", "10"): "feature selection and sparse learning",
+    ("003", "11"): "semi-supervised learning",
+    ("003", "12"): "probabilistic graphical models",
+    ("003", "13"): "rule learning",
+    ("003", "14"): "reinforcement learning",
+    ("004", "1"): "linear regression",
+    ("004", "2"): "generalised linear models",
+    ("004", "3"): "logistic regression",
+    ("004", "4"): "linear discriminant analysis",
+    ("004", "5"): "the perceptron",
+}
+
+_CHINESE_NUMERALS = {c: i for i, c in enumerate("一二三四五六七八九十", start=1)}
+
 DECISION_RULE = (
     "Simulation claims are refuted only when a one-sided Clopper-Pearson bound on the "
     f"observed frequency, at confidence {DEFAULT_CONFIDENCE:.7g}, lies on the wrong side of "
@@ -114,7 +151,16 @@ def chapter_key(source: str) -> tuple[str, str]:
 
 def _chapter_sort(key: tuple[str, str]) -> tuple[str, int, str]:
     prefix, chap = key
-    return (prefix, int(chap) if chap.isdigit() else 0, chap)
+    number = int(chap) if chap.isdigit() else _CHINESE_NUMERALS.get(chap, 0)
+    return (prefix, number, chap)
+
+
+def _without_replay_hints(text: str) -> str:
+    """Drop Hypothesis' '@reproduce_failure' hint: useful in a terminal, noise in a report
+    (the JSON keeps the full text)."""
+    return "\n".join(
+        line for line in text.splitlines() if not line.startswith("You can reproduce this")
+    )
 
 
 def _fmt_value(v: Any) -> str:
@@ -173,7 +219,7 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
                 out.append(f"{r['reason']}\n")
             detail = r.get("counterexample") or r.get("error")
             if detail:
-                out.append(_fenced(detail) + "\n")
+                out.append(_fenced(_without_replay_hints(detail)) + "\n")
 
     errata = [r for r in rows if r["expect"] == "REFUTED"]
     if errata:
@@ -195,7 +241,7 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
             out.append("")
             if r.get("counterexample"):
                 out.append("Counterexample:\n")
-                out.append(_fenced(r["counterexample"]) + "\n")
+                out.append(_fenced(_without_replay_hints(r["counterexample"])) + "\n")
 
     chapters: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for r in rows:
@@ -203,7 +249,11 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
     out.append("## Claims by chapter\n")
     for key in sorted(chapters, key=_chapter_sort):
         prefix, chap = key
-        title = NOTE_TITLES.get(prefix, "notes")
+        section = SECTION_TITLES.get(key)
+        if section:
+            title = f"{section} ({NOTE_SHORT_NAMES.get(prefix, prefix)})"
+        else:
+            title = NOTE_TITLES.get(prefix, "notes")
         heading = f"{prefix} §{chap}" if chap else prefix
         members = chapters[key]
         counts: dict[str, int] = {}
