@@ -46,10 +46,14 @@ from properties.learning_theory_support import (
     check_excess_bound,
     decide_at_most_recorded,
     memoriser_scenario,
+    scaled_trials,
     threshold_scenario,
 )
 
 TRIALS = 2_000
+#: Monte Carlo sign vectors per example in ``clt.empirical_rademacher_properties``
+#: (quick profile); the thorough profile multiplies them by its full scale (cheap).
+MC_DRAWS = 2_000
 
 #: Sums of 2^m terms of size <= 1 (m <= 12) divided by 2^m m: rounding <= 1e-12.
 ENUMERATION_ROUNDING = Tolerance(rtol=1e-10, atol=1e-12,
@@ -111,7 +115,7 @@ error_identity = claim(
     lambda m: hnp.arrays(np.int64, st.tuples(st.integers(1, 20), st.just(m)),
                          elements=st.sampled_from([-1, 1]))),
     data=st.data(), gen=rngs())
-def empirical_rademacher_properties(table, data, gen):
+def empirical_rademacher_properties(table, data, gen, scale):
     m = table.shape[1]
     r = empirical_rademacher(table)
     assert -ENUMERATION_ROUNDING.atol <= r <= 1.0 + ENUMERATION_ROUNDING.atol, r
@@ -123,7 +127,8 @@ def empirical_rademacher_properties(table, data, gen):
     losses = (table != y[None, :]).astype(float)
     assert_close(empirical_rademacher(losses), r / 2, ENUMERATION_ROUNDING,
                  label="|R̂(loss class) - R̂(H)/2|")
-    estimate, half = empirical_rademacher_mc(table, 2000, gen.generator, confidence=1 - 1e-6)
+    draws = scaled_trials(MC_DRAWS, scale, 10)
+    estimate, half = empirical_rademacher_mc(table, draws, gen.generator, confidence=1 - 1e-6)
     evidence.worst("|MC - exact| / half-width", abs(estimate - r) / half)
     assert abs(estimate - r) <= half, f"MC {estimate} vs exact {r} (half-width {half})"
     if m <= 8:  # thresholds: the reflection formula equals the enumeration

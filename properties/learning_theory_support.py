@@ -36,6 +36,7 @@ __all__ = [
     "decide_at_most_recorded",
     "expected_abs_walk",
     "memoriser_scenario",
+    "scaled_trials",
     "threshold_scenario",
 ]
 
@@ -155,6 +156,23 @@ def memoriser_scenario(n_points: int, m: int, n_trials: int, rng: np.random.Gene
         f"{'adversarial' if adversarial else 'benign'} memoriser, m={m}, {n_trials} trials",
         tag=f"memoriser n={n_points} m={m}",
     )
+
+
+def scaled_trials(base: int, scale: int, max_factor: int) -> int:
+    """Simulated trials per Hypothesis example: ``base * min(scale, max_factor)``.
+
+    ``scale`` is the profile's (1 in ``quick``, which therefore keeps ``base``; 10 in
+    ``thorough``). The thorough profile also runs ten times as many Hypothesis examples,
+    so a claim's time grows like ``10 * factor``; ``max_factor`` caps the factor where
+    ``scale`` itself would take a claim beyond about 60 s on two shared cores. The size
+    used is written to the evidence notes.
+    """
+    factor = max(1, min(int(scale), int(max_factor)))
+    trials = base * factor
+    capped = f", factor capped at {max_factor} for run time" if scale > max_factor else ""
+    evidence.note(f"simulation size: {base} x {factor} = {trials} trials per Hypothesis example "
+                  f"(profile scale {scale}{capped})")
+    return trials
 
 
 def decide_at_most_recorded(events: int, trials: int, claimed: float, *, label: str,
