@@ -226,6 +226,29 @@ def alignment_with_wt_as_written(data, order):
 
 
 @claim(
+    id="perceptron.updates_only_on_mistakes",
+    source="000 §1.4; 002 'Guarantee of PLA'; 001 §一.4",
+    statement="PLA changes w only at a mistake: at every update, sign(w_t^T x_n(t)) != y_n(t), "
+    "i.e. y_n(t) w_t^T x_n(t) <= 0 (a zero score counts as a mistake), and a run that halts "
+    "leaves every training point with a positive margin.",
+    method=Method.PROPERTY,
+    tags=("perceptron", "update"),
+)
+@given(data=separable_datasets() | nonseparable_datasets(), eta=etas, order=orders)
+def updates_only_on_mistakes(data, eta, order):
+    est = fit_pla(data, eta=eta, order=order, max_iter=50)
+    run = run_of(est, data, eta)
+    before, _, xs, ys = _updates(run)
+    recomputed = ys * np.sum(before * xs, axis=1)  # from the weight history
+    assert_close(est.update_margins_, recomputed, EXACT_ARITHMETIC, label="margin sequence")
+    assert np.all(est.update_margins_ <= 0), (
+        f"update on a correctly classified point: margin {est.update_margins_.max()!r}"
+    )
+    if est.converged_:
+        assert np.all(run.y * (run.X_hat @ est.w_hat_) > 0), "halted with a mistake left"
+
+
+@claim(
     id="perceptron.mistake_premise_as_written",
     source="002 'Guarantee of PLA'",
     statement="(As printed) at an update, y_{n(t)} w_t^T x_{n(t)} >= min_n y_n w_t^T x_n > 0.",

@@ -130,6 +130,9 @@ class Perceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
         after each update (``weight_history_[-1] == w_hat_``).
     mistake_counts_ : ndarray of shape (n_samples,)
         ``n_i``, the number of updates made with sample ``i``.
+    update_margins_ : ndarray of shape (n_updates_,)
+        The margin sequence: ``y_i (w_{t-1} . x_i + b_{t-1})`` of the point used at
+        update ``t``, just before that update (never positive).
     n_features_in_ : int
 
     Notes
@@ -197,6 +200,11 @@ class Perceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
             np.vstack([w_hat0, steps[self.update_indices_]]), axis=0
         )
         self.mistake_counts_ = np.bincount(self.update_indices_, minlength=n_samples)
+        # Functional margin y_i w_hat_{t-1} . x_hat_i of each corrected point just before
+        # its update (<= 0 by the mistake test).
+        self.update_margins_ = np.einsum(
+            "ij,ij->i", Z[self.update_indices_], self.weight_history_[:-1]
+        )
         self.w_hat_ = w_hat
         self.coef_ = w_hat[:-1].copy()
         self.intercept_ = float(w_hat[-1])
