@@ -23,6 +23,20 @@ def least_squares_tolerance(condition: float) -> Tolerance:
                      "error ~ 1000 cond^2 eps")
 
 
+def rounding_tolerance(n_operations: int) -> Tolerance:
+    """Higham's ``gamma_k = k u / (1 - k u)`` (``u = eps / 2``): a float64 result built by
+    at most ``k`` rounded operations in sequence (dot products, sums) differs from the
+    exact value by at most ``gamma_k`` times the sum of the absolute values of the terms
+    it adds up. A rigorous worst-case bound, so no safety factor; the caller states the
+    magnitude (``scale=``) the bound applies to."""
+    k_u = n_operations * EPS / 2
+    if not 0 <= k_u < 0.5:
+        raise ValueError(f"n_operations must be in [0, 1/eps), got {n_operations!r}")
+    return Tolerance(rtol=k_u / (1 - k_u), atol=0.0,
+                     reason=f"float64 rounding of sums of at most {n_operations} terms: "
+                     "gamma_k times the terms' total magnitude")
+
+
 def quietly(fn, *args, **kwargs):
     """Call ``fn`` with warnings suppressed (rank-deficiency/convergence warnings are
     expected on some drawn inputs; the checks inspect the flags instead)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -22,6 +23,7 @@ from algorithms.linear import (
     ridge_path,
     soft_threshold,
 )
+from algorithms.linear._lasso import solve_l1_l2
 
 
 def regression_data(n=80, d=5, seed=0, sparse=True):
@@ -229,6 +231,73 @@ def test_lasso_handles_zero_columns_constant_targets_and_wide_data():
     yw = Xw[:, 0] * 3 + rng.normal(size=10) * 0.1
     for solver in ("cd", "ista"):
         assert Lasso(lam=0.5, solver=solver, max_iter=50_000).fit(Xw, yw).converged_
+
+
+def flat_valley_problems():
+    """Designs whose active columns are linearly dependent (N < d, collinear), with a
+    small L1 weight: the objective is flat along a null direction of the design."""
+    X = np.array([[-4.26338899, -0.00274952682, 1.0], [-95.7209827, -28.6496508, 1.0]])
+    y = np.array([-6.06908308, -6.71040107])  # shrunk counterexample of lasso_optimality
+    yield X, y, 1e-3 * np.max(np.abs(2 * X.T @ y)), 0.0
+    rng = np.random.default_rng(0)
+    Xc = rng.normal(size=(12, 3))
+    Xc[:, 2] = 0.8 * Xc[:, 0] - 0.3 * Xc[:, 1]
+    Xc = np.hstack([Xc, np.ones((12, 1))])
+    yc = Xc @ np.array([1.0, -2.0, 0.5, 3.0]) + 0.1 * rng.normal(size=12)
+    lam = 1e-3 * np.max(np.abs(2 * Xc.T @ yc))
+    yield Xc, yc, 0.05 * lam, 0.95 * lam / 2  # elastic net, rho = 0.05
+
+
+@pytest.mark.parametrize("problem", list(flat_valley_problems()), ids=["wide", "collinear"])
+def test_coordinate_descent_crosses_a_flat_valley_in_a_few_sweeps(problem):
+    # Plain cyclic CD drifts along the flat direction at a speed proportional to l1 per
+    # sweep (about 260000 sweeps for the wide problem); the orthant Newton/null-space
+    # step reaches the optimum at once.
+    X, y, l1, l2 = problem
+    plain = solve_l1_l2(X, y, l1=l1, l2=l2, tol=1e-12, max_iter=2000, refine=False)
+    assert not plain.converged
+    sol = solve_l1_l2(X, y, l1=l1, l2=l2, tol=1e-12, max_iter=2000)
+    assert sol.converged and sol.n_iter <= 10
+    assert np.all(np.diff(sol.objective_history) <= 1e-12 * sol.objective_history[0])
+    assert sol.objective_history[-1] <= plain.objective_history[-1] + 1e-12 * (y @ y)
+    ref = sk.ElasticNet(alpha=(l1 + 2 * l2) / (2 * len(y)), l1_ratio=l1 / (l1 + 2 * l2),
+                        fit_intercept=False, tol=1e-14, max_iter=1_000_000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ref_obj = np.sum((y - X @ ref.fit(X, y).coef_) ** 2) + l1 * np.abs(
+            ref.coef_).sum() + l2 * ref.coef_ @ ref.coef_
+    assert sol.objective_history[-1] <= ref_obj + 1e-12 * (y @ y)
+
+
+def exact_duality_gap(X, y, w, l1):
+    """The LASSO duality gap at ``w`` in exact rational arithmetic (float inputs are exact
+    dyadic rationals; the dual scaling s is rational)."""
+    Xf = [[Fraction(v) for v in row] for row in X]
+    wf, yf = [Fraction(v) for v in w], [Fraction(v) for v in y]
+    r = [yi - sum(a * b for a, b in zip(row, wf, strict=True))
+         for row, yi in zip(Xf, yf, strict=True)]
+    c = [sum(Xf[i][j] * r[i] for i in range(len(r))) for j in range(len(wf))]
+    half = Fraction(l1) / 2
+    s = min(Fraction(1), half / max(abs(v) for v in c))
+    return float((1 - s) ** 2 * sum(v * v for v in r)
+                 + sum(Fraction(l1) * abs(wj) - 2 * s * cj * wj for wj, cj in zip(wf, c,
+                                                                                  strict=True)))
+
+
+def test_duality_gap_is_accurate_far_below_eps_times_the_objective():
+    # Shrunk counterexample of lasso_optimality (seed 11): one ISTA step from 0 lands
+    # 5e-16 above the optimum, with ||y||^2 = 4; primal minus dual evaluated directly
+    # carries an error ~eps ||y||^2 that can round this gap to 0.
+    x = np.array([0.00321764, 0.00110799, -0.00248426, 0.00382983, 0.00390533, -0.00328668,
+                  -0.00361231, -0.00533642])
+    y = np.array([0.8857589, 0.77275991, 0.58034838, 0.91854956, 0.92259355, 0.53736884,
+                  0.51992705, 0.4275785])
+    X = np.column_stack([x, np.ones_like(x)])
+    l1 = 0.9 * np.max(np.abs(2 * X.T @ y))
+    sol = solve_l1_l2(X, y, l1=l1, solver="ista", tol=1e-12)
+    exact = exact_duality_gap(X, y, sol.coef, l1)
+    assert 1e-16 < exact < 1e-15
+    assert sol.duality_gap == pytest.approx(exact, rel=1e-3)
 
 
 def test_elastic_net_matches_sklearn_in_the_notes_parametrisation():
