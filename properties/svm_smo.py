@@ -44,10 +44,13 @@ def recording(records: list, step=pair_step) -> type[SMOClassifier]:
 
 
 def run_recorded(data, C, step=pair_step, max_iter=20_000):
+    """Plain SMO (``polish=False``): these claims are about the note's pair updates, so
+    the history must hold exactly one entry per recorded pair update."""
     records: list = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        model = recording(records, step)(C=C, tol=SMO_TOL, max_iter=max_iter).fit(data.X, data.y)
+        model = recording(records, step)(C=C, tol=SMO_TOL, max_iter=max_iter,
+                                         polish=False).fit(data.X, data.y)
     return model, records
 
 

@@ -18,6 +18,7 @@ __all__ = [
     "DUAL_SOLVER",
     "KKT",
     "SMO_TOL",
+    "decision_scale",
     "fit_quietly",
     "hard_margin_primal",
     "soft_margin_primal",
@@ -46,6 +47,20 @@ KKT = Tolerance(
     "are bounded by that up to the rounding of sums of up to 30 kernel terms of size "
     "up to 1e6 (scale-disparate features), about 1e-7",
 )
+
+
+def decision_scale(w: np.ndarray, b: float, X: np.ndarray) -> float:
+    """``||w|| max_i ||x_i|| + |b|``: the size of the decision function on the sample, the
+    scale against which a reference solver's errors in ``w``, ``b`` and ``f`` are measured.
+
+    The conic reference is accurate relative to the size of its solution vector, not per
+    component: ``||dw|| <~ rtol ||w||``. A bias pinned by a support vector,
+    ``b = y_s - w.x_s``, inherits ``|db| <= ||dw|| ||x_s||``, and ``|df(x)| <= ||dw|| ||x||
+    + |db|``; both are ``rtol`` times this scale (a tolerance relative to ``b`` or ``f(x)``
+    itself is meaningless when ``b`` or ``f(x)`` is near 0 while ``||w||`` is large).
+    """
+    radius = float(np.max(np.linalg.norm(X, axis=1)))
+    return float(np.linalg.norm(w) * radius + abs(b))
 
 
 def _solve(problem: cp.Problem) -> None:

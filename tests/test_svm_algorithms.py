@@ -3,6 +3,8 @@ solver behaviour, and bad input."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning, NotFittedError
@@ -10,6 +12,7 @@ from sklearn.svm import SVC
 from sklearn.svm import SVR as SKLEARN_SVR
 
 from algorithms.svm import SVR, SMOClassifier
+from algorithms.svm._smo_solver import face_newton_step
 
 
 @pytest.fixture
@@ -162,3 +165,107 @@ def test_svr_bad_targets():
         SVR().fit(X, np.array([0.0, np.nan]))
     with pytest.raises(ValueError, match="y"):
         SVR().fit(X, np.array([0.0, 1.0, 2.0]))
+
+
+# ---- ill-conditioned faces: the face Newton step (polish) ------------------------------
+
+#: Seed-11 regression input: x_0 and x_6 coincide with opposite labels; in the degree-2
+#: feature space the free support vectors are nearly affinely dependent, so the dual
+#: restricted to them has curvature ratio ~5e-7 and pair updates crawl (libsvm needs
+#: ~150 000 iterations for tol 1e-12 here).
+ILL_X = np.array([[0.16, -0.12], [-0.46, -0.28], [0.4, 0.2], [0.28, 0.04], [-0.2, -0.6],
+                  [0.41, 0.21], [0.16, -0.12]])
+ILL_Y = np.array([1, -1, 1, 1, 1, 1, -1])
+
+#: Seed-3 regression input: x_3 is the midpoint of x_0 and x_6 up to 4e-8, a flat direction
+#: of the dual (curvature ~2e-15) along which the gradient is 7.5e-9 in exact arithmetic.
+FLAT_X = np.array([
+    [0.3777819706200425, 0.12778197062004248, 0.3777819706200425],
+    [0.25, 0.25, 0.0],
+    [0.2944486372867091, 0.2944486372867091, 0.2944486372867091],
+    [0.2944486372867091, 0.2944486372867091, 0.2944486372867091],
+    [0.2944486372867091, 0.2944486372867091, 0.2944486372867091],
+    [0.2944486372867091, 0.2944486372867091, 0.2944486372867091],
+    [0.2111152840851609, 0.4611152840851609, 0.21111534368980567],
+    [0.3777819706200425, 0.12778197062004248, 0.3777819706200425]])
+FLAT_Y = np.array([1, -1, 1, 1, 1, 1, 1, -1])
+
+
+def kkt_violation_from_scratch(alpha, y, K, C):
+    """max over I_up of -y G minus min over I_low, with G recomputed from alpha."""
+    v = y - (alpha * y) @ K
+    up = ((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0))
+    low = ((y > 0) & (alpha > 0)) | ((y < 0) & (alpha < C))
+    return float(v[up].max() - v[low].min())
+
+
+@pytest.mark.parametrize(
+    ("X", "y", "C", "kernel", "params"),
+    [(ILL_X, ILL_Y, 0.1, "poly", {"degree": 2}), (FLAT_X, FLAT_Y, 1.0, "linear", None)],
+    ids=["ill-conditioned-face", "flat-direction"],
+)
+@pytest.mark.parametrize("working_set", ["second_order", "max_violating"])
+def test_smo_converges_on_ill_conditioned_faces(X, y, C, kernel, params, working_set):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        m = SMOClassifier(C=C, kernel=kernel, kernel_params=params, tol=1e-9,
+                          working_set=working_set).fit(X, y)
+    assert m.converged_ and m.n_iter_ < 1000 and m.polish_steps_.size >= 1
+    ys = np.where(y > 0, 1.0, -1.0)
+    assert kkt_violation_from_scratch(m.alpha_, ys, m.kernel_(X), C) <= 1e-9
+    h = m.objective_history_
+    assert np.all(np.diff(h) >= -1e-12 * np.maximum(1.0, np.abs(h[1:])))
+    assert np.all((m.alpha_ >= 0) & (m.alpha_ <= C)) and abs(m.alpha_ @ ys) <= 1e-12
+
+
+@pytest.mark.parametrize(
+    ("X", "y", "C", "kernel", "params"),
+    [(ILL_X, ILL_Y, 0.1, "poly", {"degree": 2}), (FLAT_X, FLAT_Y, 1.0, "linear", None)],
+    ids=["ill-conditioned-face", "flat-direction"],
+)
+def test_plain_pair_updates_crawl_on_the_same_faces(X, y, C, kernel, params):
+    """The cause of the stall: without the face step, 20 000 pair updates leave a KKT
+    violation above 1e-9 (the gradient is exact: recomputing it agrees)."""
+    with pytest.warns(ConvergenceWarning):
+        m = SMOClassifier(C=C, kernel=kernel, kernel_params=params, tol=1e-9,
+                          max_iter=20_000, polish=False).fit(X, y)
+    ys = np.where(y > 0, 1.0, -1.0)
+    fresh = kkt_violation_from_scratch(m.alpha_, ys, m.kernel_(X), C)
+    assert not m.converged_ and fresh > 1e-9
+    np.testing.assert_allclose(fresh, m.kkt_violation_, rtol=1e-6)
+
+
+def test_polished_solution_matches_libsvm_on_the_ill_conditioned_face():
+    ours = SMOClassifier(C=0.1, kernel="poly", kernel_params={"degree": 2}, tol=1e-9)
+    ours.fit(ILL_X, ILL_Y)
+    ref = SVC(C=0.1, kernel="poly", degree=2, gamma=1.0, coef0=0.0, tol=1e-12)
+    ref.fit(ILL_X, ILL_Y)
+    np.testing.assert_allclose(ours.decision_function(ILL_X), ref.decision_function(ILL_X),
+                               atol=1e-8)
+    assert ours.alpha_[0] == 0.0  # the positive copy of the duplicate leaves the face
+
+
+def test_face_newton_step_reaches_the_face_minimum_in_one_step():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(6, 3))
+    z = np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0])
+    K = X @ X.T
+    Q = z[:, None] * z[None, :] * K
+    beta = np.full(6, 0.5)  # feasible: z.beta = 0, all free in [0, 100]
+    upper = np.full(6, 100.0)
+    free = np.arange(6)
+    new = face_newton_step(beta, z, -np.ones(6), upper, free, K)
+    assert new is not None and abs(z @ new) <= 1e-12
+    v = -z * (Q @ new - 1.0)
+    if np.all((new > 0) & (new < 100.0)):  # unblocked: -z G is constant on the face
+        np.testing.assert_allclose(v, v.mean(), atol=1e-10)
+    f = lambda b: 0.5 * b @ Q @ b - b.sum()  # noqa: E731
+    assert f(new) < f(beta)
+
+
+def test_bad_polish_flag_raises_value_error_naming_it(blobs):
+    X, y = blobs
+    with pytest.raises(ValueError, match="polish"):
+        SMOClassifier(polish="yes").fit(X, y)
+    with pytest.raises(ValueError, match="polish"):
+        SVR(polish=1).fit(X, X[:, 0])

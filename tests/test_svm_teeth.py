@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from algorithms.kernels import GaussianKernel, SigmoidKernel
 from algorithms.svm import SVR, SMOClassifier, pair_step
 from mltheory.strategies import (
+    SeparableData,
     svm_nonseparable_datasets,
     svm_regression_datasets,
     svm_separable_datasets,
@@ -77,13 +78,25 @@ def test_soft_margin_reference_refutes_bias_over_all_support_vectors():
     assert_refutes(check, slow=True)
 
 
+#: Three separable points on which the broken clipping drives a multiplier negative (with
+#: C = inf only alpha >= 0 constrains the step); found by a Hypothesis search. Random
+#: separable data rarely need the second multiplier clipped, so the search is pinned.
+WRONG_CLIP_HARD = SeparableData(
+    X=np.array([[-0.37378398898294385, -0.37378398898294385],
+                [0.01000000000000001, -0.37378398898294385],
+                [-0.37278398898294385, -0.37278398898294385]]),
+    y=np.array([1, -1, 1]),
+)
+
+
 def test_hard_margin_reference_refutes_wrong_clipping():
     @given(data=SEP)
+    @example(data=WRONG_CLIP_HARD)
     def check(data):
         svm.check_hard_margin_reference(data, cls=WrongClipSMO)
 
-    # with C = inf only alpha >= 0 matters; the broken step lets alpha_j go negative
-    assert_refutes(check, slow=True)
+    r = assert_refutes(check, slow=True)
+    assert "strong duality" in r.counterexample  # refuted by the objective, not by noise
 
 
 def test_margin_check_refutes_one_over_norm():

@@ -15,6 +15,7 @@ from algorithms.svm._validation import (
     check_box_bound,
     check_cache_size,
     check_features,
+    check_flag,
     check_kernel,
     check_max_iter,
     check_positive,
@@ -65,6 +66,13 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
     cache_size : float, default=200
         Kernel cache in MiB: the whole Gram matrix if it fits, else an LRU cache
         of columns.
+    polish : bool, default=True
+        Interleave exact Newton steps on the face of free multipliers once the free
+        set has settled (see :func:`algorithms.svm.solve_smo`). Pair updates alone
+        converge linearly at a rate set by the conditioning of the dual restricted to
+        the free multipliers, which can need millions of updates when free support
+        vectors are nearly affinely dependent in feature space; ``False`` gives the
+        plain SMO of the note (pair updates only).
 
     Attributes
     ----------
@@ -83,8 +91,13 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
     coef_ : ndarray of shape (1, n_features)
         ``w = sum_i alpha_i y_i x_i`` (4.8); linear kernel only.
     objective_history_ : ndarray
-        The dual objective (4.9) after every pair update (non-decreasing).
+        The dual objective (4.9) after every pair update and every face Newton step
+        (non-decreasing).
+    polish_steps_ : ndarray of int
+        Positions in ``objective_history_`` that record face Newton steps (empty
+        with ``polish=False``).
     n_iter_ : int
+        Number of pair updates.
     converged_ : bool
     kkt_violation_ : float
         The final maximal violation.
@@ -110,6 +123,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         max_iter: int = 100_000,
         working_set: str = "second_order",
         cache_size: float = 200.0,
+        polish: bool = True,
     ) -> None:
         self.C = C
         self.kernel = kernel
@@ -118,12 +132,14 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         self.max_iter = max_iter
         self.working_set = working_set
         self.cache_size = cache_size
+        self.polish = polish
 
     def _check_hyperparameters(self) -> None:
         check_box_bound(self.C)
         check_positive(self.tol, "tol")
         check_max_iter(self.max_iter)
         check_cache_size(self.cache_size)
+        check_flag(self.polish, "polish")
         if self.working_set not in _WORKING_SETS:
             raise ValueError(
                 f"working_set must be one of {_WORKING_SETS}, got {self.working_set!r}"
@@ -160,6 +176,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
             max_iter=int(self.max_iter),
             working_set=self.working_set,
             step=self._pair_step,
+            polish=bool(self.polish),
         )
         self.kernel_ = kern
         self.classes_ = classes
@@ -169,6 +186,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         self.dual_coef_ = (res.beta * ys)[self.support_][None, :]
         self.intercept_ = np.array([res.bias])
         self.objective_history_ = -np.asarray(res.objective_history)
+        self.polish_steps_ = np.asarray(res.polish_steps, dtype=int)
         self.n_iter_ = res.n_iter
         self.converged_ = res.converged
         self.kkt_violation_ = res.violation

@@ -15,6 +15,7 @@ from algorithms.svm._validation import (
     check_box_bound,
     check_cache_size,
     check_features,
+    check_flag,
     check_kernel,
     check_max_iter,
     check_positive,
@@ -49,7 +50,7 @@ class SVR(RegressorMixin, BaseEstimator):
     C : float, default=1.0
     epsilon : float, default=0.1
         Half-width of the insensitive tube (4.35), ``>= 0``.
-    kernel, kernel_params, tol, max_iter, working_set, cache_size :
+    kernel, kernel_params, tol, max_iter, working_set, cache_size, polish :
         As in :class:`SMOClassifier`.
 
     Attributes
@@ -58,7 +59,7 @@ class SVR(RegressorMixin, BaseEstimator):
         Multipliers of the constraints ``f - y <= eps + xi`` and ``y - f <= eps + xi_hat``.
     dual_coef_ : ndarray of shape (1, n_SV)
         ``ah_i - a_i`` of the support vectors.
-    support_, support_vectors_, intercept_, objective_history_, n_iter_,
+    support_, support_vectors_, intercept_, objective_history_, polish_steps_, n_iter_,
     converged_, kkt_violation_ : as in :class:`SMOClassifier`.
     coef_ : ndarray of shape (1, n_features), linear kernel only
         ``w = sum_i (ah_i - a_i) x_i`` (4.38).
@@ -87,6 +88,7 @@ class SVR(RegressorMixin, BaseEstimator):
         max_iter: int = 100_000,
         working_set: str = "second_order",
         cache_size: float = 200.0,
+        polish: bool = True,
     ) -> None:
         self.C = C
         self.epsilon = epsilon
@@ -96,6 +98,7 @@ class SVR(RegressorMixin, BaseEstimator):
         self.max_iter = max_iter
         self.working_set = working_set
         self.cache_size = cache_size
+        self.polish = polish
 
     def fit(self, X, y) -> SVR:
         C = check_box_bound(self.C)
@@ -105,6 +108,7 @@ class SVR(RegressorMixin, BaseEstimator):
         check_positive(self.tol, "tol")
         check_max_iter(self.max_iter)
         check_cache_size(self.cache_size)
+        check_flag(self.polish, "polish")
         if self.working_set not in ("second_order", "max_violating"):
             raise ValueError(f"working_set must be 'second_order' or 'max_violating', "
                              f"got {self.working_set!r}")
@@ -134,6 +138,7 @@ class SVR(RegressorMixin, BaseEstimator):
             max_iter=int(self.max_iter),
             working_set=self.working_set,
             step=self._pair_step,
+            polish=bool(self.polish),
         )
         self.kernel_ = kern
         self.alpha_hat_ = res.beta[:m].copy()
@@ -144,6 +149,7 @@ class SVR(RegressorMixin, BaseEstimator):
         self.dual_coef_ = coef[self.support_][None, :]
         self.intercept_ = np.array([res.bias])
         self.objective_history_ = -np.asarray(res.objective_history)
+        self.polish_steps_ = np.asarray(res.polish_steps, dtype=int)
         self.n_iter_ = res.n_iter
         self.converged_ = res.converged
         self.kkt_violation_ = res.violation

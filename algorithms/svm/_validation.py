@@ -51,3 +51,9 @@ def check_kernel(kernel, kernel_params) -> Kernel:
 
 def check_cache_size(cache_size) -> float:
     return check_positive(cache_size, "cache_size")
+
+
+def check_flag(value, name: str) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
