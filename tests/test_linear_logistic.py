@@ -147,6 +147,24 @@ def test_softmax_with_two_classes_is_logistic_regression():
     np.testing.assert_allclose(sm.predict_proba(X), lr.predict_proba(X), atol=1e-9)
 
 
+def test_symmetric_softmax_converges_where_lbfgs_line_search_gives_up():
+    # Seed-3 counterexample of softmax_mle_parametrisations_agree: L-BFGS stops
+    # "ABNORMAL" (no representable decrease) above its gradient tolerance; the Newton
+    # decrement certifies the point, as for the reference parametrisation.
+    X = np.array([-0.3716377028752591, 0.7256861098692662, 1.7256861098692662,
+                  1.279506736688123, 1.8132262212825316, -0.5531507873826007,
+                  1.7256861098692662, 1.1982703282918763, 2.1018715216165793,
+                  0.4804804658888163, 1.4017538943272907, 1.1008587131212269,
+                  -1.1302777557349768, 0.7256861098692662, 0.9406689776082959])[:, None]
+    y = np.array([1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        sym = SoftmaxRegression(parametrisation="symmetric", max_iter=5000).fit(X, y)
+        ref = SoftmaxRegression(parametrisation="reference").fit(X, y)
+    assert sym.converged_ and ref.converged_
+    np.testing.assert_allclose(sym.predict_proba(X), ref.predict_proba(X), atol=1e-7)
+
+
 def test_penalised_symmetric_softmax_matches_sklearn_multinomial():
     X, y = classification_data(K=3, seed=7)
     sym = SoftmaxRegression(parametrisation="symmetric", lam=2.0).fit(X, y)

@@ -300,6 +300,23 @@ def test_duality_gap_is_accurate_far_below_eps_times_the_objective():
     assert sol.duality_gap == pytest.approx(exact, rel=1e-3)
 
 
+def test_fista_is_not_stalled_by_badly_scaled_columns():
+    # [X, 1] with X of scale 5e-3 and coefficients ~100: condition ~2000, all from the
+    # column scales. Unscaled proximal steps fall below eps |w| and stall at a duality gap
+    # ~eps L ||w||^2 > 1e-12 ||y||^2 (seed-5 counterexample of lasso_optimality); the
+    # Jacobi-scaled iteration converges in tens of iterations.
+    rng = np.random.default_rng(3)
+    X = np.hstack([0.005 * rng.normal(size=(7, 4)) + 0.01 * rng.uniform(-1, 1, size=4),
+                   np.ones((7, 1))])
+    y = X @ np.append(100 * rng.normal(size=4), 0.0)
+    l1 = 1e-3 * np.max(np.abs(2 * X.T @ y))
+    sol = solve_l1_l2(X, y, l1=l1, solver="fista", tol=1e-12, max_iter=5000)
+    assert np.linalg.cond(X) > 1000
+    assert sol.converged and sol.n_iter < 500
+    cd = solve_l1_l2(X, y, l1=l1, tol=1e-12)
+    np.testing.assert_allclose(sol.coef, cd.coef, rtol=1e-6, atol=1e-6)
+
+
 def test_elastic_net_matches_sklearn_in_the_notes_parametrisation():
     X, y = regression_data(n=100, d=8)
     lam, rho = 30.0, 0.3

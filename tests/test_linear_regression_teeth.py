@@ -87,6 +87,21 @@ def test_l1_check_refutes_a_solution_for_the_wrong_lambda():
     assert_refutes(broken)
 
 
+def test_l1_check_rounding_allowance_does_not_excuse_a_slightly_wrong_solution():
+    # The optimum nudged by 1e-6 (relative) and reported with a zero duality gap: the
+    # float64 rounding allowances are far smaller than the residual this leaves.
+    def nudged(A, y, lam, rho):
+        model = quietly(Lasso(lam=lam, fit_intercept=False, tol=1e-12,
+                              max_iter=200_000).fit, A, y)
+        return model.coef_ + 1e-6 * (1.0 + np.abs(model.coef_)), 0.0
+
+    @given(data=reg.ANY_SHAPE, fraction=reg.LAMBDA_FRACTIONS)
+    def broken(data, fraction):
+        reg.check_l1_problem(data, fraction, 1.0, nudged)
+
+    assert_refutes(broken)
+
+
 def test_elastic_net_limit_check_refutes_ridge_with_the_full_lambda():
     @given(data=reg.WELL, fraction=reg.LAMBDA_FRACTIONS)
     def broken(data, fraction):
