@@ -136,13 +136,17 @@ def _orthant_step(quad: _Quadratic, w: np.ndarray, l1: float, l2: float) -> np.n
     grad = -2.0 * xtr[S] + 2.0 * l2 * w_S + l1 * sigma
     gram_S = (quad.G[np.ix_(S, S)] if quad.use_gram else quad.X[:, S].T @ quad.X[:, S])
     H = 2.0 * (gram_S + l2 * np.eye(S.size))
-    evals, V = np.linalg.eigh(H)
+    # Rank decisions on the Jacobi-scaled Hessian, so badly scaled columns do not pass
+    # for dependent ones; directions are mapped back by the same scaling.
+    diag = np.sqrt(np.maximum(np.diag(H), np.finfo(float).tiny))
+    evals, V = np.linalg.eigh(H / np.outer(diag, diag))
     cutoff = max(S.size, quad.X.shape[0]) * np.finfo(float).eps * max(float(evals[-1]), 0.0)
     keep = evals > cutoff
     V_range, V_null = V[:, keep], V[:, ~keep]
-    directions = [-V_range @ ((V_range.T @ grad) / evals[keep])]
+    grad_scaled = grad / diag
+    directions = [-(V_range @ ((V_range.T @ grad_scaled) / evals[keep])) / diag]
     if V_null.shape[1]:
-        directions.append(-V_null @ (V_null.T @ grad))
+        directions.append(-(V_null @ (V_null.T @ grad_scaled)) / diag)
     candidates = []
     for delta in directions:
         slope = float(grad @ delta)
