@@ -17,6 +17,7 @@ from importlib import metadata
 import hypothesis
 
 from mltheory import evidence as _evidence
+from mltheory._reproducible import seed_only_generation
 from mltheory.claims import Claim, Expect, SkipClaim, registered_claims, validate_registry
 from mltheory.profiles import get_profile, hypothesis_settings
 from mltheory.results import Result, Verdict
@@ -172,7 +173,11 @@ def run_claim(claim: Claim, *, profile: str = "quick", seed: int = DEFAULT_SEED)
 
     try:
         kwargs = _check_kwargs(func, lambda: claim_rng(claim.id, seed), prof.scale)
-        with _evidence.collecting(ev), warnings.catch_warnings(record=True) as caught:
+        with (
+            _evidence.collecting(ev),
+            seed_only_generation(),
+            warnings.catch_warnings(record=True) as caught,
+        ):
             warnings.simplefilter("always")
             func(**kwargs)
     except SkipClaim as exc:

@@ -201,3 +201,33 @@ def test_given_checks_also_receive_the_scale(declare):
     run_claim(c, profile="thorough")
     run_claim(c, profile="quick")
     assert seen == {1, 10}
+
+
+def test_examples_do_not_depend_on_which_project_modules_are_loaded(declare, tmp_path,
+                                                                     monkeypatch):
+    """Hypothesis mixes literal constants of loaded local modules into generated data; the
+    runner must shield claims from that, or a report would depend on import order."""
+    import importlib
+    import sys
+
+    drawn = []
+
+    @given(x=st.integers(-10**6, 10**6), f=st.floats(-1e6, 1e6))
+    def prop(x, f):
+        drawn.append((x, f))
+
+    c = declare("scratch.constants", prop)
+    run_claim(c, seed=3)
+    first = list(drawn)
+    # A newly loaded local module full of distinctive literals.
+    literals = ", ".join(str(654321 + 7 * i) for i in range(300))
+    floats = ", ".join(f"{12345.678 + i}" for i in range(300))
+    (tmp_path / "constants_bait.py").write_text(f"A = [{literals}]\nB = [{floats}]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.import_module("constants_bait")
+    try:
+        drawn.clear()
+        run_claim(c, seed=3)
+        assert drawn == first
+    finally:
+        sys.modules.pop("constants_bait", None)
