@@ -10,12 +10,19 @@ from hypothesis.extra import numpy as hnp
 
 from algorithms.svm import SVR, svr_dual_objective
 from mltheory import Expect, Method, claim, evidence
-from mltheory.numeric import EXACT_ARITHMETIC, Tolerance, assert_close, assert_leq
+from mltheory.numeric import (
+    EXACT_ARITHMETIC,
+    Tolerance,
+    assert_close,
+    assert_leq,
+    relative_error,
+)
 from mltheory.strategies import svm_regression_datasets
 from properties.svm_support import (
     DUAL_SOLVER,
     KKT,
     SMO_TOL,
+    decision_scale,
     fit_quietly,
     svr_dual,
     svr_primal,
@@ -56,6 +63,17 @@ def eps_loss_4_35(z1, z2, eps):
     assert mid <= (float(eps_loss(z1, eps)) + float(eps_loss(z2, eps))) / 2 + 1e-12
 
 
+def certified_w_bound(model, X, y, C, eps, w_ref, b_ref) -> float:
+    """A certified bound on ||w_smo - w_ref||: the primal is 1-strongly convex in w, so
+    ||w - w*||^2 / 2 <= P(w, b) - P* <= P(w, b) - D(alpha_smo) for any (w, b)."""
+    d_smo = svr_dual_objective(model.alpha_, model.alpha_hat_, y, X @ X.T, eps)
+    p_smo = svr_primal_objective(model.coef_[0], model.intercept_[0], X, y, C, eps)
+    p_ref = svr_primal_objective(w_ref, b_ref, X, y, C, eps)
+    scale = max(1.0, abs(p_ref))
+    return float(np.sqrt(2 * max(p_smo - d_smo, 0.0)) + np.sqrt(2 * max(p_ref - d_smo, 0.0))
+                 + np.sqrt(2 * 1e-13 * scale))  # rounding of the objective values
+
+
 def check_svr_reference(data, C, eps, cls=SVR) -> None:
     X, y = data
     model = fit_svr(X, y, C, eps, cls)
@@ -74,15 +92,48 @@ def check_svr_reference(data, C, eps, cls=SVR) -> None:
     p_smo = svr_primal_objective(w_smo, b_smo, X, y, C, eps)
     assert_close(p_smo, p_star, DUAL_SOLVER, label="primal objective at SMO (w, b)",
                  context="SMO's (w, b) in (4.34): ")
-    # 1-strong convexity in w certifies ||w_smo - w_ref|| from two duality gaps
-    p_ref = svr_primal_objective(w_ref, b_ref, X, y, C, eps)
-    bound = (np.sqrt(2 * max(p_smo - d_smo, 0.0)) + np.sqrt(2 * max(p_ref - d_smo, 0.0))
-             + np.sqrt(2 * 1e-13 * scale))
+    bound = certified_w_bound(model, X, y, C, eps, w_ref, b_ref)
     assert_leq(np.linalg.norm(w_smo - w_ref), bound,
                label="||w_smo - w_ref|| / certified bound")
+    check_svr_decision_function(model, X, w_ref, b_ref, bound, C)
+
+
+#: A multiplier counts as free when it is this fraction of C away from both bounds: such an
+#: index is free at the exact optimum too (SMO's multipliers are exact to ~SMO_TOL / curvature).
+FREE_MARGIN = 1e-6
+
+
+def check_svr_decision_function(model, X, w_ref, b_ref, w_bound: float, C: float) -> None:
+    """When some multiplier is free, f = w.x + b is unique and SMO's must match cvxpy's.
+
+    w is unique (the primal is 1-strongly convex in w). A free multiplier, 0 < a_s < C
+    (or 0 < ah_s < C), pins b by complementary slackness for *every* primal optimum:
+    xi_s = 0 and f(x_s) = y_s + eps (y_s - eps for ah_s). Hence for any x,
+    |f_smo(x) - f_ref(x)| = |(w_smo - w_ref).(x - x_s) + e_smo - e_ref|
+                         <= ||w_smo - w_ref|| 2 max ||x|| + SMO_TOL + e_ref,
+    with ||w_smo - w_ref|| <= w_bound (certified by strong convexity from duality gaps),
+    SMO's bias error at most its KKT violation (<= SMO_TOL), and e_ref the reference's
+    residual in f(x_s) - y_s -+ eps, which is DUAL_SOLVER.rtol of the decision-function
+    scale ||w|| max ||x|| + |b| (see decision_scale). Without a free multiplier b is an
+    interval and only the primal objective is compared (above)."""
+    a, ah = model.alpha_, model.alpha_hat_
+    free = ((a > FREE_MARGIN * C) & (a < (1 - FREE_MARGIN) * C)) | (
+        (ah > FREE_MARGIN * C) & (ah < (1 - FREE_MARGIN) * C))
     f_smo, f_ref = model.predict(X), X @ w_ref + b_ref
-    evidence.worst("decision-function gap (relative)",
-                   float(np.max(np.abs(f_smo - f_ref)) / max(1.0, np.abs(f_ref).max())))
+    f_scale = decision_scale(w_ref, b_ref, X)
+    evidence.worst("decision-function gap (relative to ||w|| R + |b|)",
+                   relative_error(f_smo, f_ref, f_scale))
+    if not np.any(free):
+        evidence.note("examples without a free multiplier: b not unique, f not compared")
+        return
+    radius = float(np.max(np.linalg.norm(X, axis=1)))
+    tol = Tolerance(rtol=DUAL_SOLVER.rtol,
+                    atol=DUAL_SOLVER.atol + SMO_TOL + 2 * w_bound * radius,
+                    reason="|f_smo - f_ref| <= ||dw|| 2 max||x|| + SMO_TOL + the reference's "
+                    "KKT residual (rtol of the decision-function scale); ||dw|| certified "
+                    "by strong convexity")
+    assert_close(f_smo, f_ref, tol, label="decision function error (b unique)",
+                 context="SVR decision function with a free multiplier: ", scale=f_scale)
 
 
 @claim(
@@ -90,7 +141,9 @@ def check_svr_reference(data, C, eps, cls=SVR) -> None:
     source="003 §4.5 (4.34)-(4.39); 003 §4.5 (4.41)",
     statement="The SVR primal (4.36), its dual (with quadratic term (ah_i - a_i)(ah_j - a_j) "
     "and constraint sum (ah_i - a_i) = 0) and our SMO solution agree: equal optimal values, "
-    "w = sum (ah_i - a_i) x_i equals the primal w, and the SMO's (w, b) is primal optimal.",
+    "w = sum (ah_i - a_i) x_i equals the primal w, the SMO's (w, b) is primal optimal, and "
+    "when some multiplier is free (b unique by (4.41)-(4.42)) the decision functions (4.43) "
+    "coincide.",
     method=Method.REFERENCE,
     tags=("svr", "reference", "cvxpy", "slow"),
 )

@@ -18,6 +18,7 @@ from mltheory.testing import assert_holds, assert_refutes
 from properties import svm, svm_smo
 from properties import svm_svr as svr
 from properties.kernels import assert_psd
+from properties.svm_support import decision_scale, svr_primal
 
 SEP = svm_separable_datasets(max_samples=10)
 NONSEP = svm_nonseparable_datasets(max_samples=8)
@@ -176,3 +177,32 @@ def test_psd_check_refutes_the_sigmoid_and_holds_for_the_gaussian():
     else:  # pragma: no cover - would mean the PSD check has no teeth
         raise AssertionError("the PSD check accepted a negative Gram matrix")
     assert_psd(GaussianKernel(sigma=1.0)(np.vstack([X, X + 1e-12])), "gaussian")
+
+
+def test_svr_decision_function_check_refutes_a_small_bias_shift():
+    """The b-unique comparison with cvxpy catches a bias off by 1% of the decision scale
+    (small enough that only examples with a free multiplier can expose it)."""
+
+    @given(data=svm_regression_datasets(max_samples=8), C=C_VALUES)
+    def check(data, C):
+        X, y = data
+        model = svr.fit_svr(X, y, C, 0.1)
+        w_ref, b_ref, _ = svr_primal(X, y, C, 0.1)
+        bound = svr.certified_w_bound(model, X, y, C, 0.1, w_ref, b_ref)
+        model.intercept_ = model.intercept_ + 1e-2 * decision_scale(w_ref, b_ref, X)
+        svr.check_svr_decision_function(model, X, w_ref, b_ref, bound, C)
+
+    r = assert_refutes(check, slow=True)
+    assert "free multiplier" in r.counterexample
+
+
+def test_svr_decision_function_check_holds_unshifted():
+    @given(data=svm_regression_datasets(max_samples=8), C=C_VALUES)
+    def check(data, C):
+        X, y = data
+        model = svr.fit_svr(X, y, C, 0.1)
+        w_ref, b_ref, _ = svr_primal(X, y, C, 0.1)
+        bound = svr.certified_w_bound(model, X, y, C, 0.1, w_ref, b_ref)
+        svr.check_svr_decision_function(model, X, w_ref, b_ref, bound, C)
+
+    assert_holds(check, slow=True)

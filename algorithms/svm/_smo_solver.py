@@ -251,8 +251,10 @@ def solve_smo(
 
     With ``polish``, whenever the free set ``0 < beta_t < u_t`` has not changed for
     ``patience`` consecutive pair updates (10 at first, doubled after every attempt,
-    reset when the free set changes) and has at most :data:`MAX_POLISH_FREE` members,
-    a :func:`face_newton_step` is taken. It never increases ``f`` and keeps every
+    reset when the free set changes, and never below ``m^3 / n`` for ``m`` free
+    variables, so that the O(m^3) face steps cost no more than the O(n) pair updates
+    between them) and has at most :data:`MAX_POLISH_FREE` members, a
+    :func:`face_newton_step` is taken. It never increases ``f`` and keeps every
     constraint, so the result is still a valid SMO iterate; it makes the solver finish on
     faces where the pair updates' linear rate is hopeless (see the module docstring).
     ``n_iter`` counts pair updates only; ``polish_steps`` lists where in
@@ -263,7 +265,7 @@ def solve_smo(
     G = p.astype(float).copy()
     history: list[float] = []
     polish_steps: list[int] = []
-    stable, patience = 0, POLISH_PATIENCE
+    stable, patience, floor = 0, POLISH_PATIENCE, POLISH_PATIENCE
     pos = z > 0
     converged = False
     violation = np.inf
@@ -317,13 +319,17 @@ def solve_smo(
         if not polish:
             continue
         if was_free != [0 < bi < upper[i], 0 < bj < upper[j]]:
-            stable, patience = 0, POLISH_PATIENCE
+            stable, patience = 0, floor
             continue
         stable += 1
         if stable < patience:
             continue
         stable, patience = 0, 2 * patience
         free = np.flatnonzero((beta > 0) & (beta < upper))
+        # a face step costs about m^3 flops, a pair update about n: space attempts so
+        # that they cost no more than the pair updates between them
+        floor = max(POLISH_PATIENCE, free.shape[0] ** 3 // n)
+        patience = max(patience, floor)
         if not 0 < free.shape[0] <= MAX_POLISH_FREE:
             continue
         Kt_free = np.column_stack([column(int(s)) for s in free])
@@ -336,7 +342,7 @@ def solve_smo(
         history.append(float(0.5 * beta @ (G + p)))
         polish_steps.append(len(history) - 1)
         if np.any((new <= 0) | (new >= upper[free])):  # a blocking variable left the face
-            patience = POLISH_PATIENCE
+            patience = floor
     else:
         up = (pos & (beta < upper)) | (~pos & (beta > 0))
         low = (pos & (beta > 0)) | (~pos & (beta < upper))
