@@ -15,7 +15,7 @@ from algorithms.svm._smo_solver import TAU
 from mltheory import Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, Tolerance, assert_close, assert_leq
 from mltheory.strategies import svm_nonseparable_datasets, svm_separable_datasets
-from properties.svm_support import DUAL_SOLVER, SMO_TOL, fit_quietly, svc_dual
+from properties.svm_support import DUAL_SOLVER, SMO_TOL, svc_dual
 
 #: (data, C) cases: the hard margin C = inf only on separable data (otherwise the dual is
 #: unbounded and the solver rightly refuses).
@@ -352,8 +352,15 @@ def converges_to_reference(data, C):
     K = data.X @ data.X.T
     _, d_star = svc_dual(K, y, C)
     for ws in ("max_violating", "second_order"):
-        m = fit_quietly(SMOClassifier(C=C, tol=SMO_TOL, working_set=ws, max_iter=20_000),
-                        data.X, y)
+        # the note's SMO: pair updates only (polish=False). Its objective converges fast;
+        # the KKT violation can take millions of updates to reach 1e-9 on ill-conditioned
+        # faces, so a run that stops at max_iter still counts if it reached the optimum
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            m = SMOClassifier(C=C, tol=SMO_TOL, working_set=ws, max_iter=20_000,
+                              polish=False).fit(data.X, y)
         evidence.worst(f"iterations ({ws})", m.n_iter_)
+        if not m.converged_:
+            evidence.note(f"{ws}: KKT violation still above {SMO_TOL:g} after 20000 updates")
         assert_close(dual_objective(m.alpha_, y, K), d_star, DUAL_SOLVER,
                      label="dual objective vs cvxpy")
