@@ -2,11 +2,12 @@
 
 Dichotomies are enumerated exactly: every labelling of a point set is tested
 for realisability (an order argument on the line, a bounding-box argument for
-rectangles, a linear program for half-spaces). A universally quantified
+rectangles, certified linear programs for half-spaces). A universally quantified
 statement ("no d + 2 points are shattered") is checked on Hypothesis-drawn
 point sets, including collinear and duplicated points, *with a certificate*:
 the labelling that cannot be realised is constructed (Radon's theorem for
-half-spaces, the extreme points for rectangles) and shown infeasible.
+half-spaces, the extreme points for rectangles) and proved unrealisable (for
+half-spaces by an exact rational common point of the two classes' convex hulls).
 
 The VC bounds (9.19) and (9.23) are simulated on two learners: ERM over
 thresholds on [0, 1] with label noise (VC 1; the supremum of E - Ê over the
@@ -19,6 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
 from hypothesis import example, given
@@ -29,13 +31,14 @@ from algorithms.learning_theory import (
     FiniteClass,
     HalfSpaces,
     Intervals,
+    RadonPartition,
     Rectangles,
     Thresholds,
     dichotomies,
     distinct_line_points,
     growth_polynomial_bound,
     is_shattered,
-    radon_labelling,
+    radon_partition,
     sauer_bound,
     vc_dimension,
     vc_generalisation_bound,
@@ -237,23 +240,76 @@ def vc_dimension_rectangles(X):
     assert not is_shattered(cls, X)
 
 
-def check_halfspace_vc(d: int, X: np.ndarray, *, claimed: int) -> None:
-    """Some `claimed`-point set is shattered and the given (claimed+1)-point set is not."""
+def check_radon_certificate(X: np.ndarray, part: RadonPartition) -> None:
+    """Exact proof that no half-space realises ``part.labels`` on ``X``.
+
+    Every float is a rational, so the points are converted exactly. The
+    certificate holds when the weights on the +1 points are >= 0 and sum to 1,
+    the weights on the -1 points are <= 0 and sum to -1, and both convex
+    combinations equal ``part.point`` exactly. Then for any ``w, b`` the value
+    ``w.c + b`` at that common point ``c`` is a convex combination of the values
+    at the positives and also of those at the negatives, so the positives cannot
+    all have ``w.x + b > 0`` (or >= 0) while the negatives all have ``< 0`` (or
+    <= 0): whichever sign convention ``sign(0)`` has, the labelling is not
+    realised.
+    """
+    P = [[Fraction(float(v)) for v in row] for row in X]
+    n, d = len(P), X.shape[1]
+    labels = np.asarray(part.labels)
+    lam = list(part.weights)
+    assert labels.shape == (n,) and len(lam) == n and len(part.point) == d, "malformed"
+    assert set(labels.tolist()) == {-1, 1}, f"Radon labelling {labels} lacks a class"
+    pos = [i for i in range(n) if labels[i] == 1]
+    neg = [i for i in range(n) if labels[i] == -1]
+    assert all(lam[i] >= 0 for i in pos) and all(lam[i] <= 0 for i in neg), (
+        f"Radon weights {[str(v) for v in lam]} disagree in sign with labels {labels}")
+    assert sum(lam[i] for i in pos) == 1 and sum(lam[i] for i in neg) == -1, (
+        f"Radon weights {[str(v) for v in lam]} are not two convex combinations")
+    for k in range(d):
+        c_pos = sum((lam[i] * P[i][k] for i in pos), Fraction(0))
+        c_neg = sum((-lam[i] * P[i][k] for i in neg), Fraction(0))
+        assert c_pos == part.point[k] == c_neg, (
+            f"Radon labelling {labels}: the convex hulls do not meet at the claimed point "
+            f"(coordinate {k}: {c_pos} vs {c_neg}) on {X.tolist()}")
+
+
+def check_halfspace_vc(d: int, X: np.ndarray, *, claimed: int,
+                       partition: Callable[[np.ndarray], RadonPartition] = radon_partition,
+                       ) -> None:
+    """Some `claimed`-point set is shattered and the given (claimed+1)-point set is not.
+
+    Non-shattering is proved exactly by the Radon certificate; the (certified)
+    separability decision of :class:`HalfSpaces` must agree with it.
+    """
     cls = HalfSpaces(d)
     witness = np.vstack([np.zeros(d), np.eye(d)])
     witness = np.vstack([witness, np.full((max(0, claimed - d - 1), d), 0.5)])[:claimed]
     assert is_shattered(cls, witness), f"d={d}: no shattered set of {claimed} points found"
     assert X.shape[0] == claimed + 1
     if X.shape[0] >= d + 2:
-        labels = radon_labelling(X)
-        assert not cls.realizes(X, labels), f"Radon labelling {labels} realised"
+        part = partition(X)
+        check_radon_certificate(X, part)
+        evidence.worst("points off the Radon circuit (weight 0) / n",
+                       sum(w == 0 for w in part.weights) / X.shape[0])
+        assert not cls.realizes(X, part.labels), (
+            f"d={d}: the separability decision realises the certified Radon labelling "
+            f"{part.labels} on {X.tolist()}")
     assert not is_shattered(cls, X), f"d={d}: {X.shape[0]} points shattered: {X.tolist()}"
+
+
+#: A degenerate set (coplanar, a duplicate, a point 2^-24 away) on which a floating-point
+#: null vector gave a false Radon partition: its entry -2^-30 fell below a 1e-9 cut-off.
+DEGENERATE_RADON = np.array([[0.0, -0.015625, -1.0], [0.0, 1.0, 0.0], [0.0, 0.0, 0.0],
+                             [0.0, 0.0, 0.0], [0.0, 0.0, -2.0**-24]])
 
 
 @st.composite
 def halfspace_cases(draw: st.DrawFn, extra: int = 0):
+    """Point sets for half-spaces, sometimes rescaled by a power of two (exactly) to tiny or
+    huge coordinates, where a floating-point solver's absolute tolerances misjudge them."""
     d = draw(st.sampled_from([1, 2, 3]))
-    return d, draw(point_sets(d + 2 + extra, d))
+    X = draw(point_sets(d + 2 + extra, d))
+    return d, X * 2.0 ** draw(st.sampled_from([0, 0, 0, -40, 30]))
 
 
 @claim(
@@ -261,11 +317,14 @@ def halfspace_cases(draw: st.DrawFn, extra: int = 0):
     source="003 §9.4 (9.20); 000 §1.3",
     statement="Perceptrons sign(w.x + b) in R^d have VC dimension d + 1 (checked for "
     "d = 1, 2, 3): the origin and the unit vectors are shattered, and no d + 2 points are "
-    "(Radon's theorem gives a labelling that the linear program proves infeasible).",
+    "(Radon's theorem gives a labelling, and an exact common point of the convex hulls of "
+    "its two classes proves that no half-space realises it).",
     method=Method.ENUMERATION,
     tags=("learning-theory", "vc"),
 )
 @given(case=halfspace_cases())
+@example(case=(3, DEGENERATE_RADON))
+@example(case=(2, np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1e-12], [0.0, -1e-12]])))
 def vc_dimension_halfspaces(case):
     d, X = case
     check_halfspace_vc(d, X, claimed=d + 1)

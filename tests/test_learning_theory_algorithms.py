@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -35,6 +36,7 @@ from algorithms.learning_theory import (
     rademacher_bound_real,
     rademacher_vc_bound,
     radon_labelling,
+    radon_partition,
     ridge_fit,
     ridge_losses,
     ridge_stability,
@@ -136,6 +138,47 @@ class TestGrowth:
         for d in (1, 2, 3):
             X = rng.normal(size=(d + 2, d))
             assert not HalfSpaces(d).realizes(X, radon_labelling(X))
+
+    def test_radon_partition_is_exact_on_a_degenerate_set(self):
+        # Regression (clt.vc_dimension_halfspaces, seed 1): coplanar points, a duplicate and a
+        # point 2^-24 away. The float null vector was ~ (-2^-24, -2^-30, -1/2, -1/2, 1); its
+        # 1e-9 cut-off took the -2^-30 on p2 for a zero and labelled p2 with p5, giving
+        # [-1, 1, -1, -1, 1], which IS realisable (conv{p2, p5} misses conv{p1, p3, p4}).
+        X = np.array([[0.0, -0.015625, -1.0], [0.0, 1.0, 0.0], [0.0, 0.0, 0.0],
+                      [0.0, 0.0, 0.0], [0.0, 0.0, -2.0**-24]])
+        part = radon_partition(X)
+        P = [[Fraction(float(v)) for v in row] for row in X]
+        assert sum(part.weights) == 0
+        for k in range(3):
+            assert sum(w * P[i][k] for i, w in enumerate(part.weights)) == 0
+        assert sum(w for w in part.weights if w > 0) == 1
+        assert all((w < 0) == (lab == -1) for w, lab in zip(part.weights, part.labels, strict=True))
+        assert not HalfSpaces(3).realizes(X, part.labels)
+        assert HalfSpaces(3).realizes(X, [-1, 1, -1, -1, 1])
+
+    def test_radon_partition_separates_a_duplicated_point(self):
+        X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 0.0]])
+        part = radon_partition(X)
+        assert part.weights == (0, 1, 0, -1) or part.weights == (0, -1, 0, 1)
+        assert part.point == (1, 0)
+
+    def test_halfspace_decision_is_exact_at_tiny_and_huge_scales(self):
+        # HiGHS drops matrix entries below 1e-9 and works to ~1e-7 absolute tolerances;
+        # the certified decision must not care about the scale (a power of two: exact).
+        rng = np.random.default_rng(2)
+        for d, m in ((2, 5), (3, 6)):
+            X = rng.normal(size=(m, d))
+            cover = 2 * sum(math.comb(m - 1, k) for k in range(d + 1))
+            for power in (-40, -1000, 30, 900):
+                Xs = X * 2.0**power
+                assert dichotomies(HalfSpaces(d), Xs).shape[0] == cover
+                assert not HalfSpaces(d).realizes(Xs, radon_labelling(Xs))
+
+    def test_halfspace_decision_agrees_with_segments_crossing_at_tiny_scale(self):
+        X = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1e-12], [0.0, -1e-12]])
+        assert not HalfSpaces(2).realizes(X, [1, 1, -1, -1])  # the segments cross at 0
+        assert HalfSpaces(2).realizes(X, [1, -1, 1, -1])
+        assert HalfSpaces(2).realizes(X, [-1, -1, 1, -1])  # y > 0 vs y <= 0
 
     def test_rectangles_shatter_a_diamond_but_not_its_centre_added(self):
         diamond = np.array([[0, 1], [1, 0], [0, -1], [-1, 0]], dtype=float)

@@ -8,6 +8,7 @@ a constant halved, a condition removed - and asserts it is refuted.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -21,9 +22,11 @@ import properties.learning_theory_rademacher as rad
 import properties.learning_theory_stability as stab
 import properties.learning_theory_vc as vc
 from algorithms.learning_theory import (
+    RadonPartition,
     finite_class_deviation,
     hoeffding_deviation,
     pac_sample_size,
+    radon_partition,
     ridge_stability_bounds,
     sauer_bound,
 )
@@ -118,6 +121,43 @@ def test_halfspaces_do_not_have_vc_dimension_d_plus_2():
     def check(case):
         d, X = case
         vc.check_halfspace_vc(d, X, claimed=d + 2)
+    assert_refutes(check)
+
+
+def float_radon_partition(X):
+    """The former floating-point construction: SVD null vector, entries below 1e-9 as 0."""
+    from scipy.linalg import null_space
+    lam = null_space(np.vstack([X.T, np.ones((1, X.shape[0]))]))[:, 0]
+    lam = lam / np.max(np.abs(lam))
+    labels = np.where(lam < -1e-9, -1, 1)
+    if np.all(labels == 1):
+        labels, lam = np.where(lam > 1e-9, -1, 1), -lam
+    weights = np.where(labels == 1, np.maximum(lam, 0), np.minimum(lam, 0))
+    weights = weights / weights[weights > 0].sum()
+    weights[weights < 0] /= -weights[weights < 0].sum()
+    fr = tuple(Fraction(float(w)) for w in weights)
+    point = tuple(sum(fr[i] * Fraction(float(X[i, k])) for i in range(X.shape[0]) if fr[i] > 0)
+                  for k in range(X.shape[1]))
+    return RadonPartition(labels=labels, weights=fr, point=point)
+
+
+def test_a_floating_point_radon_partition_is_refuted_on_the_degenerate_set():
+    assert_refutes(lambda: vc.check_halfspace_vc(3, vc.DEGENERATE_RADON, claimed=4,
+                                                 partition=float_radon_partition))
+    assert_holds(lambda: vc.check_halfspace_vc(3, vc.DEGENERATE_RADON, claimed=4))
+
+
+def test_a_radon_certificate_with_a_flipped_label_is_refuted():
+    def flipped(X):
+        part = radon_partition(X)
+        labels = part.labels.copy()
+        labels[int(np.flatnonzero(np.array(part.weights) != 0)[0])] *= -1
+        return RadonPartition(labels=labels, weights=part.weights, point=part.point)
+
+    @given(case=vc.halfspace_cases())
+    def check(case):
+        d, X = case
+        vc.check_halfspace_vc(d, X, claimed=d + 1, partition=flipped)
     assert_refutes(check)
 
 

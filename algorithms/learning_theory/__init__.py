@@ -3,7 +3,8 @@
 - bounds of Chapter 9 as validated plain functions (Hoeffding, McDiarmid,
   finite-class PAC, agnostic, Sauer, VC, Rademacher, stability);
 - dichotomies, shattering, growth functions and VC dimensions by enumeration,
-  with half-space separability decided by a linear program;
+  with half-space separability decided exactly (linear programs propose
+  certificates, checked in rational arithmetic; exact Radon partitions);
 - empirical Rademacher complexity, exactly and by Monte Carlo;
 - learning on a finite domain (exact errors, version spaces, ERM), vectorised
   over many simulated training sets;
@@ -38,14 +39,17 @@ from algorithms.learning_theory._growth import (
     FiniteClass,
     HalfSpaces,
     Intervals,
+    RadonPartition,
     Rectangles,
     Thresholds,
     all_labellings,
     dichotomies,
     distinct_line_points,
+    exact_points,
     growth_function,
     is_shattered,
     radon_labelling,
+    radon_partition,
     vc_dimension,
 )
 from algorithms.learning_theory._rademacher import (
@@ -67,6 +71,7 @@ __all__ = [
     "FiniteProblem",
     "HalfSpaces",
     "Intervals",
+    "RadonPartition",
     "Rectangles",
     "RidgeStability",
     "Thresholds",
@@ -77,6 +82,7 @@ __all__ = [
     "empirical_rademacher",
     "empirical_rademacher_mc",
     "erm",
+    "exact_points",
     "finite_class_deviation",
     "growth_function",
     "growth_polynomial_bound",
@@ -93,6 +99,7 @@ __all__ = [
     "rademacher_bound_real",
     "rademacher_vc_bound",
     "radon_labelling",
+    "radon_partition",
     "ridge_fit",
     "ridge_losses",
     "ridge_stability",

@@ -13,7 +13,8 @@ with the labels ``y`` in {-1, +1}. From it:
 
 Classes provided: :class:`Thresholds` and :class:`Intervals` on the line,
 :class:`Rectangles` (axis-aligned boxes) and :class:`HalfSpaces` (perceptrons,
-000 §1.3), whose separability is decided by a linear program, and
+000 §1.3), whose separability is decided exactly (LP-proposed certificates
+checked in rational arithmetic), and
 :class:`FiniteClass` (a table of behaviours on a finite domain).
 """
 
@@ -22,9 +23,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
-from scipy.linalg import null_space
 from scipy.optimize import linprog
 
 from algorithms.learning_theory._validation import check_count, check_int_at_least
@@ -33,14 +34,17 @@ __all__ = [
     "FiniteClass",
     "HalfSpaces",
     "Intervals",
+    "RadonPartition",
     "Rectangles",
     "Thresholds",
     "all_labellings",
     "dichotomies",
     "distinct_line_points",
+    "exact_points",
     "growth_function",
     "is_shattered",
     "radon_labelling",
+    "radon_partition",
     "vc_dimension",
 ]
 
@@ -61,6 +65,12 @@ def _points(X: object, dim: int | None) -> np.ndarray:
     return arr
 
 
+def exact_points(X: object) -> list[list[Fraction]]:
+    """The points of ``X`` as exact rationals (every finite float is one)."""
+    P = _points(X, None)
+    return [[Fraction(float(v)) for v in row] for row in P]
+
+
 def _labels(y: object, n: int) -> np.ndarray:
     arr = np.asarray(y)
     if arr.shape != (n,):
@@ -68,6 +78,65 @@ def _labels(y: object, n: int) -> np.ndarray:
     if not np.all(np.isin(arr, (-1, 1))):
         raise ValueError("y must contain only labels -1 and +1")
     return arr.astype(int)
+
+
+def _exact_nullspace(rows: list[list[Fraction]]) -> list[list[Fraction]]:
+    """A basis of ``{v : A v = 0}`` in exact rational arithmetic (Gauss-Jordan).
+
+    ``A`` is given as a list of rows of Fractions. One basis vector per free
+    column: coefficient 1 there, 0 on the other free columns.
+    """
+    A = [list(row) for row in rows]
+    n_rows, n_cols = len(A), len(A[0])
+    pivots: list[int] = []
+    r = 0
+    for c in range(n_cols):
+        if r == n_rows:
+            break
+        pivot = next((i for i in range(r, n_rows) if A[i][c] != 0), None)
+        if pivot is None:
+            continue
+        A[r], A[pivot] = A[pivot], A[r]
+        inv = 1 / A[r][c]
+        A[r] = [v * inv for v in A[r]]
+        for i in range(n_rows):
+            if i != r and A[i][c] != 0:
+                f = A[i][c]
+                A[i] = [a - f * b for a, b in zip(A[i], A[r], strict=True)]
+        pivots.append(c)
+        r += 1
+    basis = []
+    for free in (c for c in range(n_cols) if c not in pivots):
+        v = [Fraction(0)] * n_cols
+        v[free] = Fraction(1)
+        for i, c in enumerate(pivots):
+            v[c] = -A[i][free]
+        basis.append(v)
+    return basis
+
+
+def _positive_circuit(columns: list[list[Fraction]]) -> bool:
+    """Whether the given vectors are a circuit with a positive dependence.
+
+    True iff the vectors have a one-dimensional kernel spanned by a vector with
+    all entries of one strict sign, i.e. ``sum_i mu_i v_i = 0`` with every
+    ``mu_i > 0``: an exact certificate (Gordan's alternative) that no ``u`` has
+    ``u.v_i > 0`` for all ``i``.
+    """
+    rows = [list(r) for r in zip(*columns, strict=True)]
+    basis = _exact_nullspace(rows)
+    if len(basis) != 1:
+        return False
+    v = basis[0]
+    return all(t > 0 for t in v) or all(t < 0 for t in v)
+
+
+def _realizable_exhaustive(V_exact: list[list[Fraction]], dim: int) -> bool:
+    """Exact: no subset of at most ``dim + 2`` of the vectors ``v_i`` is a positive circuit."""
+    n = len(V_exact)
+    return not any(_positive_circuit([V_exact[i] for i in subset])
+                   for k in range(2, min(n, dim + 2) + 1)
+                   for subset in itertools.combinations(range(n), k))
 
 
 @dataclass(frozen=True)
@@ -121,12 +190,25 @@ class HalfSpaces:
 
     Notes
     -----
-    A labelling of finitely many points is realised iff the linear program
-    ``y_i (w.x_i + b) >= 1`` (variables ``w``, ``b`` free) is feasible: a finite
-    set realised with ``y_i (w.x_i + b) > 0`` has a positive margin that
-    rescaling turns into 1 (and a labelling with positives on the boundary,
-    ``w.x + b = 0``, is realised after shifting ``b`` by half the gap to the
-    negatives). Decided exactly by ``scipy.optimize.linprog`` (HiGHS).
+    Write ``v_i = y_i (x_i, 1)``. A labelling of finitely many points is realised
+    iff some ``u = (w, b)`` has ``u.v_i > 0`` for every ``i`` (a finite set
+    realised with positives on the boundary ``w.x + b = 0`` is realised strictly
+    after shifting ``b`` by half the gap to the negatives). By Gordan's
+    alternative it is *not* realised iff ``sum_i mu_i v_i = 0`` for some
+    ``mu >= 0``, ``mu != 0``; a minimal such ``mu`` is supported on a circuit of at
+    most ``dim + 2`` vectors (a Radon partition of the points).
+
+    The decision is exact, with the linear programs only proposing
+    certificates: the LP ``y_i (w.x_i + b) >= 1`` (HiGHS via
+    ``scipy.optimize.linprog``) proposes ``u``, accepted only if ``u.v_i > 0``
+    holds in exact rational arithmetic; otherwise the alternative LP
+    (``V^T mu = 0``, ``sum mu = 1``, ``mu >= 0``) proposes ``mu``, accepted only if
+    its support is a circuit with an exactly positive dependence. When neither
+    certificate checks out (HiGHS works to tolerances of about 1e-7 and drops
+    matrix entries below 1e-9, so it can misjudge points at tiny scales or
+    nearly degenerate ones), every subset of at most ``dim + 2`` points is
+    examined exactly. Every float is a rational number, so the points are used
+    as given.
     """
 
     dim: int = 2
@@ -136,19 +218,24 @@ class HalfSpaces:
         lab = _labels(y, P.shape[0])
         if lab.size == 0 or np.all(lab == lab[0]):
             return True  # w = 0, b = +-1
-        A = -lab[:, None] * np.hstack([P, np.ones((P.shape[0], 1))])
-        res = linprog(
-            c=np.zeros(self.dim + 1),
-            A_ub=A,
-            b_ub=-np.ones(P.shape[0]),
-            bounds=[(None, None)] * (self.dim + 1),
-            method="highs",
-        )
-        if res.status == 0:
-            return True
-        if res.status == 2:
-            return False
-        raise RuntimeError(f"linprog failed to decide separability: {res.message}")
+        n = P.shape[0]
+        V = lab[:, None] * np.hstack([P, np.ones((n, 1))])
+        V_exact = [[int(yi) * t for t in row] + [Fraction(int(yi))]
+                   for yi, row in zip(lab, exact_points(P), strict=True)]
+        primal = linprog(c=np.zeros(self.dim + 1), A_ub=-V, b_ub=-np.ones(n),
+                         bounds=[(None, None)] * (self.dim + 1), method="highs")
+        if primal.status == 0 and primal.x is not None and np.all(np.isfinite(primal.x)):
+            u = [Fraction(float(t)) for t in primal.x]
+            if all(sum(a * b for a, b in zip(u, v, strict=True)) > 0 for v in V_exact):
+                return True
+        dual = linprog(c=np.zeros(n), A_eq=np.vstack([V.T, np.ones((1, n))]),
+                       b_eq=np.append(np.zeros(self.dim + 1), 1.0),
+                       bounds=[(0, None)] * n, method="highs")
+        if dual.status == 0 and dual.x is not None:
+            support = np.flatnonzero(dual.x > 0)
+            if support.size and _positive_circuit([V_exact[i] for i in support]):
+                return False
+        return _realizable_exhaustive(V_exact, self.dim)
 
 
 @dataclass(frozen=True)
@@ -288,31 +375,77 @@ def distinct_line_points(m: int) -> np.ndarray:
     return np.arange(m, dtype=float)[:, None]
 
 
-def radon_labelling(X: object) -> np.ndarray:
-    """A labelling of ``d + 2`` (or more) points in R^d that no half-space realises.
+@dataclass(frozen=True)
+class RadonPartition:
+    """An exact Radon partition of a point set, with its certificate.
+
+    Attributes
+    ----------
+    labels : ndarray of shape (n,)
+        +1 on the points with ``weights > 0`` (and on those with weight 0), -1 on
+        those with ``weights < 0``; both labels occur.
+    weights : tuple of Fraction
+        An exact affine dependence ``l``: ``sum_i l_i x_i = 0`` and
+        ``sum_i l_i = 0``, scaled so that its positive entries sum to 1 (so its
+        negative entries sum to -1).
+    point : tuple of Fraction
+        The common point ``sum_{l_i > 0} l_i x_i = sum_{l_i < 0} (-l_i) x_i`` of
+        the convex hulls of the two groups.
+    """
+
+    labels: np.ndarray
+    weights: tuple[Fraction, ...]
+    point: tuple[Fraction, ...]
+
+
+def radon_partition(X: object) -> RadonPartition:
+    """A Radon partition of ``d + 2`` (or more) points in R^d, computed exactly.
 
     Radon's theorem: the ``(d+1) x n`` system ``sum_i l_i x_i = 0``,
     ``sum_i l_i = 0`` has a non-zero solution when ``n >= d + 2``; the points with
-    ``l_i > 0`` and those with ``l_i < 0`` have intersecting convex hulls, so
-    labelling the first group (and the points with ``l_i = 0``) +1 and the second
-    -1 cannot be realised by ``sign(w.x + b)``. This is why half-spaces in R^d
-    shatter no set of ``d + 2`` points.
+    ``l_i > 0`` and those with ``l_i < 0`` have intersecting convex hulls (the
+    common point is ``sum_{l_i > 0} l_i x_i / s`` with ``s = sum_{l_i > 0} l_i``),
+    so labelling the first group +1 and the second -1 cannot be realised by
+    ``sign(w.x + b)``: ``w.c + b`` at the common point ``c`` would be a convex
+    combination of positive values and also of negative ones (whatever the sign
+    convention at 0). This is why half-spaces in R^d shatter no set of ``d + 2``
+    points (003 §9.4 (9.20); 000 §1.3, the perceptron's ``d_VC = d + 1``).
+
+    Notes
+    -----
+    The dependence is computed in exact rational arithmetic: every float is a
+    rational number, so the signs of ``l`` are the true ones. A floating-point
+    null vector is not enough on degenerate inputs (coplanar or duplicated
+    points, points 1e-8 apart): entries that are zero in exact arithmetic come
+    out as rounding noise with arbitrary signs and give a partition whose hulls
+    are disjoint, i.e. a labelling that *is* realisable. The partition is also
+    the Farkas certificate of infeasibility of the linear program of
+    :meth:`HalfSpaces.realizes` (multipliers ``|l_i|``).
+
+    Returns
+    -------
+    RadonPartition
+    """
+    P = exact_points(X)
+    n, d = len(P), len(P[0]) if P else 0
+    if n < d + 2:
+        raise ValueError(f"X must hold at least d + 2 = {d + 2} points, got {n}")
+    system = [[P[i][k] for i in range(n)] for k in range(d)] + [[Fraction(1)] * n]
+    lam = _exact_nullspace(system)[0]  # non-empty: n > d + 1 >= rank
+    s = sum(v for v in lam if v > 0)  # > 0: lam != 0 and sums to 0
+    lam = [v / s for v in lam]
+    point = tuple(sum((lam[i] * P[i][k] for i in range(n) if lam[i] > 0), Fraction(0))
+                  for k in range(d))
+    labels = np.array([-1 if v < 0 else 1 for v in lam], dtype=int)
+    return RadonPartition(labels=labels, weights=tuple(lam), point=point)
+
+
+def radon_labelling(X: object) -> np.ndarray:
+    """The labels of :func:`radon_partition`: a labelling no half-space realises.
 
     Returns
     -------
     ndarray of shape (n,)
         Labels in {-1, +1}, both present.
     """
-    P = _points(X, None)
-    n, d = P.shape
-    if n < d + 2:
-        raise ValueError(f"X must hold at least d + 2 = {d + 2} points, got {n}")
-    system = np.vstack([P.T, np.ones((1, n))])
-    basis = null_space(system)
-    lam = basis[:, 0]
-    lam = lam / np.max(np.abs(lam))
-    # Entries that are zero up to rounding belong to neither hull; put them with +1.
-    labels = np.where(lam < -1e-9, -1, 1)
-    if np.all(labels == 1):  # the sign of a null vector is arbitrary
-        labels = np.where(lam > 1e-9, -1, 1)
-    return labels.astype(int)
+    return radon_partition(X).labels
