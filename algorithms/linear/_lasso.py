@@ -223,7 +223,7 @@ def solve_l1_l2(
     threshold_gap = tol * max(quad.yy, np.finfo(float).tiny)
 
     def record(w_now: np.ndarray) -> float:
-        xtr, rr, yr = quad.xt_residual(w_now)
+        xtr, rr, _ = quad.xt_residual(w_now)
         sol.objective_history.append(_objective(rr, w_now, l1, l2))
         gap = _duality_gap(xtr, rr, w_now, l1, l2)
         sol.gap_history.append(gap)
@@ -287,9 +287,12 @@ def solve_l1_l2(
             scale[scale <= 0.0] = 1.0
         else:
             scale = np.ones(d)
-        stacked = np.vstack([X, np.sqrt(l2) * np.eye(d)]) if l2 > 0 else X
-        s_max = scipy.linalg.norm(stacked / scale, 2) if min(n, d) > 0 else 0.0
-        L = 2.0 * s_max**2
+        if solver == "fista" and l2 > 0:  # largest eigenvalue of D^-1 (X^T X + l2 I) D^-1
+            stacked = np.vstack([X, np.sqrt(l2) * np.eye(d)]) / scale
+            L = 2.0 * scipy.linalg.norm(stacked, 2) ** 2
+        else:
+            s_max = scipy.linalg.norm(X / scale, 2) if min(n, d) > 0 else 0.0
+            L = 2.0 * (s_max**2 + l2)
         L = L if L > 0 else 1.0
         sol.lipschitz = L
         step = 1.0 / (L * scale**2)  # per coordinate, in w; 1/L in the scaled u = D w
