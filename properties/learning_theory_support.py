@@ -140,8 +140,8 @@ def memoriser_scenario(n_points: int, m: int, n_trials: int, rng: np.random.Gene
     ``R_m(H) = (1/m) sum_x E_{c ~ Bin(m, 1/n)} E|S_c|`` (exact).
     """
     idx = rng.integers(0, n_points, size=(n_trials, m))
-    counts = np.zeros((n_trials, n_points), dtype=int)
-    np.add.at(counts, (np.repeat(np.arange(n_trials), m), idx.ravel()), 1)
+    bins = (idx + n_points * np.arange(n_trials)[:, None]).ravel()  # one per (trial, point)
+    counts = np.bincount(bins, minlength=n_trials * n_points).reshape(n_trials, n_points)
     unseen = np.mean(counts == 0, axis=1)
     gap = unseen if adversarial else np.zeros(n_trials)
     rad_emp = expected_abs_walk(counts).sum(axis=1) / m

@@ -28,6 +28,7 @@ from algorithms.learning_theory import (
     hoeffding_deviation,
     hoeffding_tail,
     is_shattered,
+    label_counts,
     massart_bound,
     max_loss_difference,
     mcdiarmid_tail,
@@ -256,6 +257,36 @@ class TestFiniteLearning:
         assert abs(np.mean(x == 1) - 0.8) < 0.02
         assert np.all(y[x == 0] == 1) and np.all(y[x == 1] == -1)
 
+    def test_sampling_matches_a_binary_search_per_uniform(self):
+        # The sampler's table lookup must reproduce np.searchsorted exactly, including
+        # zero-mass points, dyadic breakpoints and many tiny masses.
+        for seed, p in enumerate([np.full(40, 1 / 40), np.array([0.25, 0.0, 0.5, 0.25]),
+                                  np.arange(1.0, 201.0) ** 4, np.array([1.0])]):
+            p = p / p.sum()
+            problem = FiniteProblem(p, np.full(p.size, 0.3))
+            x, y = problem.sample(300, 50, np.random.default_rng(seed))
+            rng = np.random.default_rng(seed)  # replay
+            cdf = np.cumsum(p)
+            cdf[-1] = 1.0
+            x_ref = np.minimum(np.searchsorted(cdf, rng.random((300, 50)), side="right"),
+                               p.size - 1)
+            y_ref = np.where(rng.random((300, 50)) < 0.3, 1, -1)
+            np.testing.assert_array_equal(x, x_ref)
+            np.testing.assert_array_equal(y, y_ref)
+
+    def test_counts_and_empirical_errors_match_an_explicit_loop(self):
+        rng = np.random.default_rng(3)
+        n, H = 7, np.where(rng.random((5, 7)) < 0.5, -1, 1)
+        x, y = rng.integers(0, n, size=(4, 9)), np.where(rng.random((4, 9)) < 0.4, 1, -1)
+        pos, neg = label_counts(x, y, n)
+        for s in range(4):
+            for j in range(n):
+                assert pos[s, j] == np.sum((x[s] == j) & (y[s] == 1))
+                assert neg[s, j] == np.sum((x[s] == j) & (y[s] == -1))
+        expected = np.array([[np.mean(H[k, x[s]] != y[s]) for k in range(5)] for s in range(4)])
+        np.testing.assert_array_equal(empirical_errors(H, x, y), expected)
+        np.testing.assert_array_equal(label_counts(x[0], y[0], n)[0], pos[:1])
+
     def test_threshold_scenario_suprema_agree_with_a_dense_grid(self):
         draw = threshold_scenario(15, 0.4, 0.2, 5, np.random.default_rng(4))
         rng = np.random.default_rng(4)  # replay the same samples
@@ -277,6 +308,9 @@ class TestFiniteLearning:
         (lambda: empirical_errors(np.ones((1, 2)), [[0, 2]], [[1, 1]]), "x_idx"),
         (lambda: empirical_errors(np.ones((1, 2)), [[0, 1]], [[1, 0]]), "y"),
         (lambda: empirical_errors(np.ones((1, 2)), [[0, 1]], [[1]]), "same shape"),
+        (lambda: empirical_errors(np.ones((1, 2)), [[0.0, 1.0]], [[1, 1]]), "integer"),
+        (lambda: label_counts([[0, 1]], [[1, 2]], 2), "y"),
+        (lambda: label_counts([[0, 3]], [[1, 1]], 2), "x_idx"),
     ])
     def test_bad_inputs(self, call, match):
         with pytest.raises(ValueError, match=match):

@@ -33,6 +33,30 @@ def _table(H: object) -> np.ndarray:
     return T.astype(int)
 
 
+#: Buckets of the table lookup in :func:`_inverse_cdf` (a power of two: ``u * K`` is exact).
+_CDF_BUCKETS = 4096
+
+
+def _inverse_cdf(cdf: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(cdf, u, side="right")`` for ``u`` in [0, 1), by table lookup.
+
+    The count ``#{j : cdf_j <= u}`` is constant on a bucket ``[b/K, (b+1)/K)``
+    unless some ``cdf_j`` lies strictly inside it: the table holds the count at
+    each bucket's start, and only uniforms in the (at most ``len(cdf)``) buckets
+    holding a breakpoint are binary-searched. Identical results, several times
+    faster than a binary search per uniform for the small domains used here.
+    """
+    K = _CDF_BUCKETS
+    edges = np.arange(K + 1, dtype=float) / K
+    at_start = np.searchsorted(cdf, edges[:-1], side="right")  # count at u = b/K
+    below_end = np.searchsorted(cdf, edges[1:], side="left")  # count just below (b+1)/K
+    table = np.where(at_start == below_end, at_start, -1)  # -1: a breakpoint inside
+    out = table[(u * K).astype(np.intp)]  # exact floor: K is a power of two and u < 1
+    ambiguous = out < 0
+    out[ambiguous] = np.searchsorted(cdf, u[ambiguous], side="right")
+    return out
+
+
 @dataclass(frozen=True)
 class FiniteProblem:
     """A distribution over a finite domain with (possibly noisy) labels.
@@ -83,32 +107,52 @@ class FiniteProblem:
             raise TypeError("rng must be a numpy.random.Generator")
         cdf = np.cumsum(self.p)
         cdf[-1] = 1.0
-        idx = np.searchsorted(cdf, rng.random((n_sets, m)), side="right")
+        idx = _inverse_cdf(cdf, rng.random((n_sets, m)))
         idx = np.minimum(idx, self.n_points - 1)
         y = np.where(rng.random((n_sets, m)) < self.eta[idx], 1, -1)
         return idx, y
 
 
-def label_counts(x_idx: object, y: object, n_points: int) -> tuple[np.ndarray, np.ndarray]:
-    """Counts of (point, +1) and (point, -1) pairs per training set, each (n_sets, n_points)."""
+def _bins(idx: np.ndarray, n_points: int) -> np.ndarray:
+    """One bincount bin per (training set, point): ``set * n_points + point``, flattened."""
+    return (idx + n_points * np.arange(idx.shape[0])[:, None]).ravel()
+
+
+def _counts(idx: np.ndarray, lab: np.ndarray, n_points: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`label_counts` on validated 2-D arrays (indices in range, labels +-1)."""
+    n_sets = idx.shape[0]
+    size = n_sets * n_points
+    keys = _bins(idx, n_points)
+    total = np.bincount(keys, minlength=size)
+    pos = np.bincount(keys, weights=(lab.ravel() == 1), minlength=size)  # exact small ints
+    neg = total - pos
+    return pos.reshape(n_sets, n_points), neg.reshape(n_sets, n_points)
+
+
+def _check_samples(x_idx: object, y: object, n_points: int) -> tuple[np.ndarray, np.ndarray]:
     idx = np.atleast_2d(np.asarray(x_idx))
     lab = np.atleast_2d(np.asarray(y))
     if idx.shape != lab.shape:
         raise ValueError(f"x_idx and y must have the same shape, got {idx.shape}, {lab.shape}")
     if idx.size == 0:
         raise ValueError("x_idx must not be empty")
+    if not np.issubdtype(idx.dtype, np.integer):
+        raise ValueError("x_idx must hold integer indices")
     if idx.min() < 0 or idx.max() >= n_points:
         raise ValueError(f"x_idx must hold indices in [0, {n_points})")
-    if not np.all(np.isin(lab, (-1, 1))):
+    if not np.all((lab == 1) | (lab == -1)):
         raise ValueError("y must contain only labels -1 and +1")
-    n_sets = idx.shape[0]
-    rows = np.repeat(np.arange(n_sets), idx.shape[1])
-    pos = np.zeros((n_sets, n_points))
-    neg = np.zeros((n_sets, n_points))
-    flat_idx, flat_y = idx.ravel(), lab.ravel()
-    np.add.at(pos, (rows[flat_y == 1], flat_idx[flat_y == 1]), 1.0)
-    np.add.at(neg, (rows[flat_y == -1], flat_idx[flat_y == -1]), 1.0)
-    return pos, neg
+    return idx, lab
+
+
+def label_counts(x_idx: object, y: object, n_points: int) -> tuple[np.ndarray, np.ndarray]:
+    """Counts of (point, +1) and (point, -1) pairs per training set, each (n_sets, n_points).
+
+    Returned as float arrays (exact small integers), one row per training set
+    (a single set of shape (m,) gives one row).
+    """
+    idx, lab = _check_samples(x_idx, y, n_points)
+    return _counts(idx, lab, n_points)
 
 
 def empirical_errors(H: object, x_idx: object, y: object) -> np.ndarray:
@@ -124,9 +168,16 @@ def empirical_errors(H: object, x_idx: object, y: object) -> np.ndarray:
     ndarray of shape (n_sets, n_hypotheses)
     """
     T = _table(H)
-    pos, neg = label_counts(x_idx, y, T.shape[1])
-    m = np.atleast_2d(np.asarray(x_idx)).shape[1]
-    return (neg @ (T == 1).T + pos @ (T == -1).T) / m
+    n_points = T.shape[1]
+    idx, lab = _check_samples(x_idx, y, n_points)  # validated once, at this boundary
+    n_sets, m = idx.shape
+    # Mistakes of h: sum_x pos_x [h(x) = -1] + neg_x [h(x) = +1]
+    #              = (number of +1 labels) - sum_x (pos_x - neg_x) [h(x) = +1],
+    # one weighted bincount and one product; all sums are exact small integers.
+    balance = np.bincount(_bins(idx, n_points), weights=lab.ravel(),
+                          minlength=n_sets * n_points).reshape(n_sets, n_points)
+    n_pos = np.count_nonzero(lab == 1, axis=1)
+    return (n_pos[:, None] - balance @ (T == 1).T) / m
 
 
 def version_space(H: object, x_idx: object, y: object) -> np.ndarray:
