@@ -17,6 +17,7 @@ functions of a finite domain (VC = domain size; Ê = 0 and E = unseen mass).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable
@@ -273,6 +274,15 @@ def check_radon_certificate(X: np.ndarray, part: RadonPartition) -> None:
             f"(coordinate {k}: {c_pos} vs {c_neg}) on {X.tolist()}")
 
 
+@functools.cache
+def _halfspace_witness_shattered(d: int, claimed: int) -> bool:
+    """Whether the origin, the unit vectors (and copies of (1/2, ..., 1/2) beyond d + 1
+    points) - `claimed` points in R^d - are shattered. The same set for every example."""
+    witness = np.vstack([np.zeros(d), np.eye(d)])
+    witness = np.vstack([witness, np.full((max(0, claimed - d - 1), d), 0.5)])[:claimed]
+    return is_shattered(HalfSpaces(d), witness)
+
+
 def check_halfspace_vc(d: int, X: np.ndarray, *, claimed: int,
                        partition: Callable[[np.ndarray], RadonPartition] = radon_partition,
                        ) -> None:
@@ -282,9 +292,8 @@ def check_halfspace_vc(d: int, X: np.ndarray, *, claimed: int,
     separability decision of :class:`HalfSpaces` must agree with it.
     """
     cls = HalfSpaces(d)
-    witness = np.vstack([np.zeros(d), np.eye(d)])
-    witness = np.vstack([witness, np.full((max(0, claimed - d - 1), d), 0.5)])[:claimed]
-    assert is_shattered(cls, witness), f"d={d}: no shattered set of {claimed} points found"
+    assert _halfspace_witness_shattered(d, claimed), (
+        f"d={d}: no shattered set of {claimed} points found")
     assert X.shape[0] == claimed + 1
     if X.shape[0] >= d + 2:
         part = partition(X)

@@ -21,6 +21,7 @@ checked in rational arithmetic), and
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -115,26 +116,27 @@ def _exact_nullspace(rows: list[list[Fraction]]) -> list[list[Fraction]]:
     return basis
 
 
-def _positive_circuit(columns: list[list[Fraction]]) -> bool:
-    """Whether the given vectors are a circuit with a positive dependence.
+def _positive_dependence(columns: list[list[Fraction]]) -> bool:
+    """Whether an exact kernel basis vector of the given vectors has entries of one sign.
 
-    True iff the vectors have a one-dimensional kernel spanned by a vector with
-    all entries of one strict sign, i.e. ``sum_i mu_i v_i = 0`` with every
-    ``mu_i > 0``: an exact certificate (Gordan's alternative) that no ``u`` has
-    ``u.v_i > 0`` for all ``i``.
+    A vector ``mu != 0`` with ``sum_i mu_i v_i = 0`` and all ``mu_i >= 0`` (or all
+    ``<= 0``) is an exact certificate (Gordan's alternative) that no ``u`` has
+    ``u.v_i > 0`` for all ``i``. On a circuit (a one-dimensional kernel) the
+    basis vector is the only candidate up to scale, so there the test is exact.
     """
     rows = [list(r) for r in zip(*columns, strict=True)]
-    basis = _exact_nullspace(rows)
-    if len(basis) != 1:
-        return False
-    v = basis[0]
-    return all(t > 0 for t in v) or all(t < 0 for t in v)
+    return any(all(t >= 0 for t in v) or all(t <= 0 for t in v)
+               for v in _exact_nullspace(rows))
 
 
 def _realizable_exhaustive(V_exact: list[list[Fraction]], dim: int) -> bool:
-    """Exact: no subset of at most ``dim + 2`` of the vectors ``v_i`` is a positive circuit."""
+    """Exact: no subset of at most ``dim + 2`` of the vectors ``v_i`` is a positive circuit.
+
+    A minimal ``mu >= 0`` with ``sum mu_i v_i = 0`` is supported on a circuit of at most
+    ``dim + 2`` vectors (Caratheodory), where the kernel is the line through ``mu``.
+    """
     n = len(V_exact)
-    return not any(_positive_circuit([V_exact[i] for i in subset])
+    return not any(_positive_dependence([V_exact[i] for i in subset])
                    for k in range(2, min(n, dim + 2) + 1)
                    for subset in itertools.combinations(range(n), k))
 
@@ -200,10 +202,11 @@ class HalfSpaces:
 
     The decision is exact, with the linear programs only proposing
     certificates: the LP ``y_i (w.x_i + b) >= 1`` (HiGHS via
-    ``scipy.optimize.linprog``) proposes ``u``, accepted only if ``u.v_i > 0``
+    ``scipy.optimize.linprog``, on the points centred and scaled by a power of
+    two) proposes ``u``, accepted only if ``u.v_i > 0``
     holds in exact rational arithmetic; otherwise the alternative LP
-    (``V^T mu = 0``, ``sum mu = 1``, ``mu >= 0``) proposes ``mu``, accepted only if
-    its support is a circuit with an exactly positive dependence. When neither
+    (``V^T mu = 0``, ``sum mu = 1``, ``mu >= 0``) proposes ``mu``, whose support is
+    accepted only if it carries an exact non-negative dependence. When neither
     certificate checks out (HiGHS works to tolerances of about 1e-7 and drops
     matrix entries below 1e-9, so it can misjudge points at tiny scales or
     nearly degenerate ones), every subset of at most ``dim + 2`` points is
@@ -219,21 +222,32 @@ class HalfSpaces:
         if lab.size == 0 or np.all(lab == lab[0]):
             return True  # w = 0, b = +-1
         n = P.shape[0]
-        V = lab[:, None] * np.hstack([P, np.ones((n, 1))])
         V_exact = [[int(yi) * t for t in row] + [Fraction(int(yi))]
                    for yi, row in zip(lab, exact_points(P), strict=True)]
+        # The LPs see the points centred and scaled by a power of two (HiGHS's tolerances
+        # are absolute); a proposal is mapped back and checked on the original points.
+        centre = (P.max(axis=0) + P.min(axis=0)) / 2
+        spread = float(np.max(np.abs(P - centre)))
+        shift = math.frexp(spread)[1] if spread > 0 else 0
+        Q = np.ldexp(P - centre, -shift)
+        V = lab[:, None] * np.hstack([Q, np.ones((n, 1))])
         primal = linprog(c=np.zeros(self.dim + 1), A_ub=-V, b_ub=-np.ones(n),
                          bounds=[(None, None)] * (self.dim + 1), method="highs")
         if primal.status == 0 and primal.x is not None and np.all(np.isfinite(primal.x)):
-            u = [Fraction(float(t)) for t in primal.x]
-            if all(sum(a * b for a, b in zip(u, v, strict=True)) > 0 for v in V_exact):
+            # w'.(x - c) 2^-s + b' = w.x + b with w = w' 2^-s, b = b' - w.c: exact rationals.
+            w = [Fraction(float(t)) * Fraction(2) ** -shift for t in primal.x[:-1]]
+            b = Fraction(float(primal.x[-1])) - sum(
+                (wk * Fraction(float(ck)) for wk, ck in zip(w, centre, strict=True)),
+                Fraction(0))
+            u = [*w, b]
+            if all(sum(a * t for a, t in zip(u, v, strict=True)) > 0 for v in V_exact):
                 return True
         dual = linprog(c=np.zeros(n), A_eq=np.vstack([V.T, np.ones((1, n))]),
                        b_eq=np.append(np.zeros(self.dim + 1), 1.0),
                        bounds=[(0, None)] * n, method="highs")
         if dual.status == 0 and dual.x is not None:
             support = np.flatnonzero(dual.x > 0)
-            if support.size and _positive_circuit([V_exact[i] for i in support]):
+            if support.size and _positive_dependence([V_exact[i] for i in support]):
                 return False
         return _realizable_exhaustive(V_exact, self.dim)
 
