@@ -175,6 +175,11 @@ class TestGrowth:
                 assert dichotomies(HalfSpaces(d), Xs).shape[0] == cover
                 assert not HalfSpaces(d).realizes(Xs, radon_labelling(Xs))
 
+    def test_halfspace_decision_survives_the_largest_floats(self):
+        X = np.array([[1.7e308, 0.0], [-1.7e308, 1.0], [1.7e308, 1.7e308], [0.0, -1.7e308]])
+        assert dichotomies(HalfSpaces(2), X).shape[0] == 14  # Cover's count for m=4, d=2
+        assert not HalfSpaces(2).realizes(X, radon_labelling(X))
+
     def test_halfspace_decision_agrees_with_segments_crossing_at_tiny_scale(self):
         X = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1e-12], [0.0, -1e-12]])
         assert not HalfSpaces(2).realizes(X, [1, 1, -1, -1])  # the segments cross at 0

@@ -226,11 +226,13 @@ class HalfSpaces:
                    for yi, row in zip(lab, exact_points(P), strict=True)]
         # The LPs see the points centred and scaled by a power of two (HiGHS's tolerances
         # are absolute); a proposal is mapped back and checked on the original points.
-        centre = (P.max(axis=0) + P.min(axis=0)) / 2
+        centre = P.max(axis=0) / 2 + P.min(axis=0) / 2  # halves: no overflow
         spread = float(np.max(np.abs(P - centre)))
         shift = math.frexp(spread)[1] if spread > 0 else 0
         Q = np.ldexp(P - centre, -shift)
         V = lab[:, None] * np.hstack([Q, np.ones((n, 1))])
+        if not np.all(np.isfinite(V)):
+            return _realizable_exhaustive(V_exact, self.dim)
         primal = linprog(c=np.zeros(self.dim + 1), A_ub=-V, b_ub=-np.ones(n),
                          bounds=[(None, None)] * (self.dim + 1), method="highs")
         if primal.status == 0 and primal.x is not None and np.all(np.isfinite(primal.x)):
