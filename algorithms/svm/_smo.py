@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import check_is_fitted
 
-from algorithms.kernels import LinearKernel
+from algorithms.svm._estimator_base import SMOEstimatorMixin
 from algorithms.svm._smo_solver import ColumnCache, pair_step, solve_smo
 from algorithms.svm._validation import (
     check_box_bound,
@@ -33,7 +29,7 @@ def dual_objective(alpha: np.ndarray, y: np.ndarray, K: np.ndarray) -> float:
     return float(np.sum(alpha) - 0.5 * ay @ K @ ay)
 
 
-class SMOClassifier(ClassifierMixin, BaseEstimator):
+class SMOClassifier(SMOEstimatorMixin, ClassifierMixin, BaseEstimator):
     """Binary support vector classifier trained by sequential minimal optimisation.
 
     Solves the dual (003 §4.2 (4.9), kernelised (4.19), soft margin (4.31))
@@ -192,31 +188,9 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         self.kkt_violation_ = res.violation
         self.cache_hits_ = (cache.hits, cache.misses)
         self.n_features_in_ = X.shape[1]
-        if not res.converged:
-            hint = " (with C=inf the data may not be separable)" if np.isinf(C) else ""
-            warnings.warn(
-                f"SMO stopped after max_iter={self.max_iter} updates with KKT violation "
-                f"{res.violation:.3g} > tol={self.tol}{hint}",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
+        hint = " (with C=inf the data may not be separable)" if np.isinf(C) else ""
+        self._warn_if_not_converged(res, hint)
         return self
-
-    @property
-    def coef_(self) -> np.ndarray:
-        check_is_fitted(self, "alpha_")
-        if not isinstance(self.kernel_, LinearKernel):
-            raise AttributeError("coef_ is only available with the linear kernel")
-        return self.dual_coef_ @ self.support_vectors_
-
-    def _check_predict_input(self, X) -> np.ndarray:
-        check_is_fitted(self, "alpha_")
-        X = check_features(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but the model was fitted with {self.n_features_in_}"
-            )
-        return X
 
     def decision_function(self, X) -> np.ndarray:
         """``f(x) = sum_i alpha_i y_i kappa(x, x_i) + b`` (4.20)."""

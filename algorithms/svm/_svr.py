@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import check_is_fitted
 
-from algorithms.kernels import LinearKernel
+from algorithms.svm._estimator_base import SMOEstimatorMixin
 from algorithms.svm._smo_solver import ColumnCache, pair_step, solve_smo
 from algorithms.svm._validation import (
     check_box_bound,
@@ -33,7 +29,7 @@ def svr_dual_objective(
     return float(y @ d - epsilon * np.sum(alpha_hat + alpha) - 0.5 * d @ K @ d)
 
 
-class SVR(RegressorMixin, BaseEstimator):
+class SVR(SMOEstimatorMixin, RegressorMixin, BaseEstimator):
     """epsilon-insensitive support vector regression trained by SMO.
 
     Solves the dual of (4.36),
@@ -154,30 +150,12 @@ class SVR(RegressorMixin, BaseEstimator):
         self.converged_ = res.converged
         self.kkt_violation_ = res.violation
         self.n_features_in_ = X.shape[1]
-        if not res.converged:
-            warnings.warn(
-                f"SMO stopped after max_iter={self.max_iter} updates with KKT violation "
-                f"{res.violation:.3g} > tol={self.tol}",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
+        self._warn_if_not_converged(res)
         return self
-
-    @property
-    def coef_(self) -> np.ndarray:
-        check_is_fitted(self, "alpha_")
-        if not isinstance(self.kernel_, LinearKernel):
-            raise AttributeError("coef_ is only available with the linear kernel")
-        return self.dual_coef_ @ self.support_vectors_
 
     def predict(self, X) -> np.ndarray:
         """``f(x) = sum_i (ah_i - a_i) kappa(x, x_i) + b`` (4.43)."""
-        check_is_fitted(self, "alpha_")
-        X = check_features(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but the model was fitted with {self.n_features_in_}"
-            )
+        X = self._check_predict_input(X)
         if self.support_.size == 0:
             return np.full(X.shape[0], self.intercept_[0])
         return self.kernel_(X, self.support_vectors_) @ self.dual_coef_[0] + self.intercept_[0]

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 __all__ = [
+    "Design",
     "LabelledData",
     "SeparableData",
     "finite_floats",
@@ -31,11 +32,10 @@ def finite_floats(bound: float = 10.0) -> st.SearchStrategy[float]:
 
 
 @dataclass(frozen=True)
-class LabelledData:
-    """A classification dataset: ``X`` (n, d) and labels ``y`` (n,) in {-1, +1}."""
+class Design:
+    """A data matrix ``X`` (n, d), with the bias absorbed on request."""
 
     X: np.ndarray
-    y: np.ndarray
 
     @property
     def n_samples(self) -> int:
@@ -46,8 +46,16 @@ class LabelledData:
         return int(self.X.shape[1])
 
     def augmented(self) -> np.ndarray:
-        """``X_hat = [X, 1]``: the bias absorbed as a last constant feature (001 §二.2)."""
+        """``X_hat = [X, 1]``: the bias absorbed as a last constant feature (001 §二.2,
+        003 (1.7))."""
         return np.hstack([self.X, np.ones((self.n_samples, 1))])
+
+
+@dataclass(frozen=True)
+class LabelledData(Design):
+    """A classification dataset: ``X`` (n, d) and labels ``y`` (n,) in {-1, +1}."""
+
+    y: np.ndarray
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 from hypothesis import strategies as st
 
+from mltheory.strategies._datasets import Design
+
 __all__ = [
     "OverlappingClassData",
     "RegressionData",
@@ -23,32 +25,19 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class RegressionData:
+class RegressionData(Design):
     """``X`` (N, d), real targets ``y`` (N,) and how they were built.
 
     ``condition`` is the 2-norm condition number of the augmented design ``[X, 1]``
     (``inf`` when it is rank deficient); ``rank`` its numerical rank.
     """
 
-    X: np.ndarray
     y: np.ndarray
     coef: np.ndarray
     intercept: float
     noise: float
     condition: float
     rank: int
-
-    @property
-    def n_samples(self) -> int:
-        return int(self.X.shape[0])
-
-    @property
-    def n_features(self) -> int:
-        return int(self.X.shape[1])
-
-    def augmented(self) -> np.ndarray:
-        """``[X, 1]``: the notes' design with the bias as the last column (003 (1.7))."""
-        return np.hstack([self.X, np.ones((self.n_samples, 1))])
 
 
 def _orthonormal(rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
