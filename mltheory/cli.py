@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -60,8 +61,25 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _UsageError(Exception):
+    pass
+
+
+def _discover(modules: Sequence[str]) -> list[Claim]:
+    """Discover claims; modules named with --claims may live in the current directory
+    (as with ``python -m``, which console scripts do not imitate)."""
+    if modules and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        return discover(modules)
+    except ModuleNotFoundError as exc:
+        if exc.name in modules:
+            raise _UsageError(f"cannot import claims module {exc.name!r}: {exc}") from exc
+        raise
+
+
 def _selected(args: argparse.Namespace) -> list[Claim]:
-    claims = discover(args.claims)
+    claims = _discover(args.claims)
     return select(claims, args.selection, tags=args.tag, sources=args.source,
                   methods=args.method)
 
@@ -104,7 +122,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    discover(args.claims)
+    _discover(args.claims)
     try:
         c = get_claim(args.id)
     except KeyError as exc:
@@ -149,7 +167,11 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     handlers = {"list": _cmd_list, "show": _cmd_show, "verify": _cmd_verify}
-    return handlers[args.command](args)
+    try:
+        return handlers[args.command](args)
+    except _UsageError as exc:
+        print(f"mltheory: {exc}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -100,3 +100,20 @@ def test_the_pytest_plugin_makes_one_item_per_claim_with_metadata(pytester, tmp_
     doc = json.loads((pytester.path / "rep.json").read_text())
     assert doc["summary"]["run"] == 2
     result.stdout.fnmatch_lines(["*mltheory: 2 claims run: 1 verified, 1 errata confirmed*"])
+
+
+def test_claims_modules_in_the_current_directory_are_found_and_missing_ones_reported(
+        tmp_path, monkeypatch, capsys):
+    (tmp_path / "usermod_cwd.py").write_text(USER_MODULE)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    try:
+        assert main(["list", "usercheck.*", "--claims", "usermod_cwd"]) == 0
+        assert "2 claims" in capsys.readouterr().out
+        assert main(["list", "--claims", "no_such_module_here"]) == 2
+        assert "cannot import claims module 'no_such_module_here'" in capsys.readouterr().err
+    finally:
+        sys.modules.pop("usermod_cwd", None)
+        for c in registered_claims():
+            if c.id.startswith("usercheck."):
+                unregister(c.id)
