@@ -1,5 +1,5 @@
-"""What the SMO-based estimators share: the linear-kernel weight vector, prediction-input
-validation and the non-convergence warning."""
+"""What the SMO-based estimators share: solver-hyperparameter validation, the linear-kernel
+weight vector, prediction-input validation and the non-convergence warning."""
 
 from __future__ import annotations
 
@@ -10,12 +10,35 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from algorithms.kernels import LinearKernel
-from algorithms.svm._validation import check_features
+from algorithms.svm._validation import (
+    check_box_bound,
+    check_cache_size,
+    check_features,
+    check_flag,
+    check_max_iter,
+    check_positive,
+)
+
+WORKING_SETS = ("second_order", "max_violating")
 
 
 class SMOEstimatorMixin:
     """Mixed into SMOClassifier and SVR (which set ``alpha_``, ``kernel_``,
     ``dual_coef_``, ``support_vectors_`` and ``n_features_in_`` when fitted)."""
+
+    def _check_solver_hyperparameters(self) -> float:
+        """Validate what the SMO solver takes (C, tol, max_iter, cache_size, polish,
+        working_set); returns C."""
+        C = check_box_bound(self.C)
+        check_positive(self.tol, "tol")
+        check_max_iter(self.max_iter)
+        check_cache_size(self.cache_size)
+        check_flag(self.polish, "polish")
+        if self.working_set not in WORKING_SETS:
+            raise ValueError(
+                f"working_set must be one of {WORKING_SETS}, got {self.working_set!r}"
+            )
+        return C
 
     @property
     def coef_(self) -> np.ndarray:

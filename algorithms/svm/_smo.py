@@ -8,18 +8,12 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from algorithms.svm._estimator_base import SMOEstimatorMixin
 from algorithms.svm._smo_solver import ColumnCache, pair_step, solve_smo
 from algorithms.svm._validation import (
-    check_box_bound,
-    check_cache_size,
     check_features,
-    check_flag,
     check_kernel,
-    check_max_iter,
-    check_positive,
 )
 
 __all__ = ["SMOClassifier", "dual_objective"]
 
-_WORKING_SETS = ("second_order", "max_violating")
 
 
 def dual_objective(alpha: np.ndarray, y: np.ndarray, K: np.ndarray) -> float:
@@ -131,15 +125,7 @@ class SMOClassifier(SMOEstimatorMixin, ClassifierMixin, BaseEstimator):
         self.polish = polish
 
     def _check_hyperparameters(self) -> None:
-        check_box_bound(self.C)
-        check_positive(self.tol, "tol")
-        check_max_iter(self.max_iter)
-        check_cache_size(self.cache_size)
-        check_flag(self.polish, "polish")
-        if self.working_set not in _WORKING_SETS:
-            raise ValueError(
-                f"working_set must be one of {_WORKING_SETS}, got {self.working_set!r}"
-            )
+        self._check_solver_hyperparameters()
 
     #: The two-variable update (a subclass may swap it, e.g. for teeth tests).
     _pair_step = staticmethod(pair_step)

@@ -8,12 +8,8 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from algorithms.svm._estimator_base import SMOEstimatorMixin
 from algorithms.svm._smo_solver import ColumnCache, pair_step, solve_smo
 from algorithms.svm._validation import (
-    check_box_bound,
-    check_cache_size,
     check_features,
-    check_flag,
     check_kernel,
-    check_max_iter,
     check_positive,
 )
 
@@ -97,17 +93,10 @@ class SVR(SMOEstimatorMixin, RegressorMixin, BaseEstimator):
         self.polish = polish
 
     def fit(self, X, y) -> SVR:
-        C = check_box_bound(self.C)
+        C = self._check_solver_hyperparameters()
         if np.isinf(C):
             raise ValueError("C must be finite for SVR (an infinite C makes the dual unbounded)")
         eps = check_positive(self.epsilon, "epsilon", allow_zero=True)
-        check_positive(self.tol, "tol")
-        check_max_iter(self.max_iter)
-        check_cache_size(self.cache_size)
-        check_flag(self.polish, "polish")
-        if self.working_set not in ("second_order", "max_violating"):
-            raise ValueError(f"working_set must be 'second_order' or 'max_violating', "
-                             f"got {self.working_set!r}")
         kern = check_kernel(self.kernel, self.kernel_params)
         X = check_features(X)
         try:
