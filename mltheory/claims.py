@@ -79,10 +79,6 @@ class Claim:
         return tuple(part.strip() for part in self.source.split(";") if part.strip())
 
     @property
-    def note_prefix(self) -> str:
-        return self.citations[0][:3]
-
-    @property
     def slow(self) -> bool:
         return "slow" in self.tags
 

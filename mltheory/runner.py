@@ -11,7 +11,7 @@ import time
 import traceback
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import metadata
 
 import hypothesis
@@ -230,14 +230,6 @@ class Report:
     profile: str
     seed: int
     duration_s: float = 0.0
-    selection: dict[str, list[str]] = field(default_factory=dict)
-
-    def counts(self) -> dict[str, int]:
-        c = {v.value: 0 for v in Verdict}
-        for r in self.results:
-            c[r.verdict.value] += 1
-        c["run"] = len(self.results)
-        return c
 
     @property
     def ok(self) -> bool:

@@ -45,8 +45,9 @@ class NotesPocket(PocketBase):
         most as many mistakes as the *current* ``w_t``
         (``len(classify(tmp_w)) <= len(classify(self.w))``), not strictly fewer
         than the pocket ``best_w``; so the pocket can get worse.
-    (b) a mistake is drawn as ``mistakes[np.random.randint(0, len(mistakes)-1)]``;
-        ``randint``'s upper bound is exclusive, so the last mistake in index
+    (b) the note draws a mistake with numpy's legacy ``randint(0, len(mistakes)-1)``
+        (reproduced here with the seeded generator's ``integers``); the upper bound is
+        exclusive, so the last mistake in index
         order is never chosen (with two mistakes the first is always chosen).
     (c) when exactly one mistake remains the code uses ``i = 0`` -- sample 0,
         whether or not it is the remaining mistake -- instead of that mistake.
