@@ -13,7 +13,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from algorithms.perceptron import Perceptron
 from mltheory import evidence
-from mltheory.numeric import EXACT_ARITHMETIC, Tolerance, assert_leq
+from mltheory.numeric import EXACT_ARITHMETIC, Tolerance, assert_close, assert_leq
 from mltheory.strategies import LabelledData
 
 #: Passes over the data before a PLA run in a claim is cut off. Bounds checked on
@@ -145,3 +145,40 @@ def perceptron_loss(X_hat: np.ndarray, y: np.ndarray, w_hat: np.ndarray) -> floa
     """L(w, b) = -sum over M of y_i (w . x_i + b), M = {i : y_i (w . x_i + b) < 0} (004 §5.2)."""
     m = y * (X_hat @ w_hat)
     return float(-np.sum(m[m < 0]))
+
+
+def check_norm_growth(run: Run) -> None:
+    """||w_{t+1}||^2 - ||w_t||^2 <= max_n ||x_hat_n||^2 at every update (eta = 1)."""
+    growth = np.diff(np.sum(run.W**2, axis=1))
+    r2 = radius_squared(run)
+    if run.k:
+        evidence.worst("growth / max ||x||^2", float(np.max(growth) / r2))
+    bad = np.flatnonzero(growth > r2 + ACCUMULATED_ROUNDING.bound(growth, r2))
+    assert bad.size == 0, (
+        f"update {bad[0] + 1} grew ||w||^2 by {growth[bad[0]]!r} > max ||x||^2 = {r2!r}"
+        if bad.size else ""
+    )
+
+
+def check_cosine_growth(run: Run, w_f: np.ndarray) -> None:
+    """cos(angle(w_f, w_T)) >= sqrt(T) rho / R after every update T (from w_0 = 0)."""
+    rho = float(np.min(run.y * (run.X_hat @ w_f)) / np.linalg.norm(w_f))
+    R = float(np.sqrt(radius_squared(run)))
+    W = run.W[1:]
+    cos = (W @ w_f) / (np.linalg.norm(W, axis=1) * np.linalg.norm(w_f))
+    lower = np.sqrt(np.arange(1, run.k + 1)) * rho / R
+    if run.k:
+        evidence.worst("sqrt(T) rho/R / cos", float(np.max(lower / cos)))
+    bad = np.flatnonzero(cos < lower - ACCUMULATED_ROUNDING.bound(cos, lower))
+    assert bad.size == 0, (
+        f"after update {bad[0] + 1}: cos = {cos[bad[0]]!r} < sqrt(T) rho/R = {lower[bad[0]]!r}"
+        if bad.size else ""
+    )
+
+
+def check_updates_on_mistakes(run: Run, margins: np.ndarray) -> None:
+    """The reported margin sequence is y_n w_t . x_hat_n of each update, and never positive."""
+    before, xs, ys = run.W[:-1], run.X_hat[run.idx], run.y[run.idx]
+    recomputed = ys * np.sum(before * xs, axis=1)
+    assert_close(margins, recomputed, EXACT_ARITHMETIC, label="margin sequence")
+    assert np.all(margins <= 0), f"update on a correctly classified point: margin {margins.max()!r}"

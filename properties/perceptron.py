@@ -29,8 +29,11 @@ from properties._perceptron_support import (
     ACCUMULATED_ROUNDING,
     best_margin,
     check_alignment_lemma,
+    check_cosine_growth,
+    check_norm_growth,
     check_norm_lemma,
     check_novikoff,
+    check_updates_on_mistakes,
     fit_pla,
     perceptron_loss,
     radius_squared,
@@ -238,12 +241,7 @@ def alignment_with_wt_as_written(data, order):
 def updates_only_on_mistakes(data, eta, order):
     est = fit_pla(data, eta=eta, order=order, max_iter=50)
     run = run_of(est, data, eta)
-    before, _, xs, ys = _updates(run)
-    recomputed = ys * np.sum(before * xs, axis=1)  # from the weight history
-    assert_close(est.update_margins_, recomputed, EXACT_ARITHMETIC, label="margin sequence")
-    assert np.all(est.update_margins_ <= 0), (
-        f"update on a correctly classified point: margin {est.update_margins_.max()!r}"
-    )
+    check_updates_on_mistakes(run, est.update_margins_)
     if est.converged_:
         assert np.all(run.y * (run.X_hat @ est.w_hat_) > 0), "halted with a mistake left"
 
@@ -280,13 +278,7 @@ def mistake_premise_as_written(data, order):
 )
 @given(data=separable_datasets() | nonseparable_datasets(), order=orders)
 def norm_growth_bounded(data, order):
-    run = run_of(fit_pla(data, order=order, max_iter=50), data, 1.0)
-    sq = np.sum(run.W**2, axis=1)
-    growth = np.diff(sq)
-    r2 = radius_squared(run)
-    if run.k:
-        evidence.worst("growth / max ||x||^2", float(np.max(growth) / r2))
-    assert np.all(growth <= r2 + ACCUMULATED_ROUNDING.bound(growth, r2)), (growth, r2)
+    check_norm_growth(run_of(fit_pla(data, order=order, max_iter=50), data, 1.0))
 
 
 @claim(
@@ -299,16 +291,7 @@ def norm_growth_bounded(data, order):
 )
 @given(data=separable_datasets(), order=orders)
 def cosine_grows_like_sqrt_t(data, order):
-    run = run_of(fit_pla(data, order=order), data, 1.0)
-    w_f = data.separator
-    rho = float(np.min(run.y * (run.X_hat @ w_f)) / np.linalg.norm(w_f))
-    R = float(np.sqrt(radius_squared(run)))
-    W = run.W[1:]
-    cos = (W @ w_f) / (np.linalg.norm(W, axis=1) * np.linalg.norm(w_f))
-    lower = np.sqrt(np.arange(1, run.k + 1)) * rho / R
-    if run.k:
-        evidence.worst("sqrt(T) rho/R / cos", float(np.max(lower / cos)))
-    assert np.all(cos >= lower - ACCUMULATED_ROUNDING.bound(cos, lower)), (cos, lower)
+    check_cosine_growth(run_of(fit_pla(data, order=order), data, 1.0), data.separator)
 
 
 # ---------------------------------------------------------------------------

@@ -10,8 +10,11 @@ from mltheory.testing import assert_holds, assert_refutes
 from properties._perceptron_support import (
     Run,
     check_alignment_lemma,
+    check_cosine_growth,
+    check_norm_growth,
     check_norm_lemma,
     check_novikoff,
+    check_updates_on_mistakes,
     fit_pla,
     radius_squared,
     run_of,
@@ -79,3 +82,43 @@ def test_norm_lemma_check_refutes_a_step_larger_than_reported():
         check_norm_lemma(reported, radius_squared)
 
     assert_refutes(check)
+
+
+def test_norm_growth_check_refutes_a_doubled_step():
+    @given(data=separable_datasets())
+    def check(data):
+        check_norm_growth(_broken_pla(data, sign=1.0, step=2.0))
+
+    assert_refutes(check)
+
+
+def test_cosine_check_refutes_a_sign_flipped_update():
+    @given(data=separable_datasets())
+    def check(data):
+        check_cosine_growth(_broken_pla(data), data.separator)
+
+    assert_refutes(check)
+
+
+def test_mistake_check_refutes_updates_on_correct_points():
+    @given(data=separable_datasets())
+    def check(data):
+        run = run_of(fit_pla(data), data, 1.0)
+        # Report the margins after each update, as a PLA that updates on correctly
+        # classified points would see them.
+        after = run.y[run.idx] * np.sum(run.W[1:] * run.X_hat[run.idx], axis=1)
+        check_updates_on_mistakes(run, after)
+
+    assert_refutes(check)
+
+
+def test_the_run_based_checks_hold_for_the_real_algorithm():
+    @given(data=separable_datasets())
+    def check(data):
+        run = run_of(fit_pla(data), data, 1.0)
+        check_norm_growth(run)
+        check_cosine_growth(run, data.separator)
+        est = fit_pla(data)
+        check_updates_on_mistakes(run_of(est, data, 1.0), est.update_margins_)
+
+    assert_holds(check)
