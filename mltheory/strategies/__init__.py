@@ -1,9 +1,12 @@
-"""Shared Hypothesis strategies that *construct* valid inputs (see DESIGN.md).
+"""Chapter-agnostic Hypothesis strategies that *construct* valid inputs (see DESIGN.md).
 
-Chapter-specific families live in private modules here and are re-exported.
+Labelled, separable and certified non-separable datasets; SPD matrices with a drawn
+condition number; seeded generators. Strategies that belong to one chapter live
+beside that chapter's claims (``properties/<family>/strategies.py``).
 """
 
 from mltheory.strategies._datasets import (
+    Design,
     LabelledData,
     SeparableData,
     finite_floats,
@@ -11,35 +14,19 @@ from mltheory.strategies._datasets import (
     nonseparable_datasets,
     separable_datasets,
 )
-from mltheory.strategies._lda import (
-    ClassConditionalData,
-    class_conditional_datasets,
-    spd_matrices,
-)
-from mltheory.strategies._learning_theory import *  # noqa: F403 - learning-theory strategies
-from mltheory.strategies._linear_models import (
-    OverlappingClassData,
-    RegressionData,
-    overlapping_classification_datasets,
-    regression_datasets,
-)
+from mltheory.strategies._matrices import spd_matrices, spd_with_condition
 from mltheory.strategies._misc import SeededGenerator, rngs
-from mltheory.strategies._svm import *  # noqa: F403 - SVM strategies
 
 __all__ = [
-    "ClassConditionalData",
+    "Design",
     "LabelledData",
-    "OverlappingClassData",
-    "RegressionData",
     "SeededGenerator",
     "SeparableData",
-    "class_conditional_datasets",
     "finite_floats",
     "labelled_datasets",
     "nonseparable_datasets",
-    "overlapping_classification_datasets",
-    "regression_datasets",
     "rngs",
     "separable_datasets",
     "spd_matrices",
+    "spd_with_condition",
 ]

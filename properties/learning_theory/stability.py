@@ -1,0 +1,213 @@
+"""Claims of 003 §9.6 (stability) and the learning-problem framing of 000 §1.2 / 002.
+
+Stability is measured on ridge regression without intercept (squared loss,
+inputs in the ball ||x|| <= R, targets |y| <= B): every example is replaced
+by adversarial candidates (and removed), the learner refitted, and the loss
+difference maximised *exactly* over all probe points of the bounded domain
+(:func:`algorithms.learning_theory.max_loss_difference`). The measured values
+are compared with the proven stability bounds of
+:func:`algorithms.learning_theory.ridge_stability_bounds`, both O(1/m).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from fractions import Fraction
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from algorithms.learning_theory import (
+    ridge_fit,
+    ridge_losses,
+    ridge_stability,
+    ridge_stability_bounds,
+    stability_bound,
+)
+from mltheory import Method, claim, evidence
+from mltheory.numeric import EXACT_ARITHMETIC, assert_leq
+from properties.learning_theory.support import EVENT_MARGIN, decide_at_most_recorded
+
+RADIUS, Y_BOUND, ALPHA = 1.0, 1.0, 0.1
+SIZES = (10, 20, 40, 80, 160)
+
+
+def _bounded_dataset(m: int, p: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs uniform in the unit ball's shell/interior, targets a noisy linear function."""
+    X = rng.normal(size=(m, p))
+    X *= (rng.random((m, 1)) ** (1.0 / p)) / np.linalg.norm(X, axis=1, keepdims=True)
+    w = rng.normal(size=p)
+    y = np.clip(X @ w / max(1.0, np.linalg.norm(w)) + 0.3 * rng.normal(size=m), -1.0, 1.0)
+    return X * RADIUS, y * Y_BOUND
+
+
+def _adversarial_replacements(X: np.ndarray, y: np.ndarray, w: np.ndarray,
+                              rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Candidates far from the fit: +-w direction on the sphere with the opposite target,
+    and random sphere points with extreme targets."""
+    p = X.shape[1]
+    direction = w / np.linalg.norm(w) if np.linalg.norm(w) > 0 else np.eye(p)[0]
+    rand = rng.normal(size=(4, p))
+    rand /= np.linalg.norm(rand, axis=1, keepdims=True)
+    Xn = np.vstack([direction, -direction, rand]) * RADIUS
+    yn = np.array([-Y_BOUND, Y_BOUND, Y_BOUND, -Y_BOUND, Y_BOUND, -Y_BOUND])
+    return Xn, yn
+
+
+def measure_stability(rng: np.random.Generator, scale: int, sizes=SIZES, p: int = 3):
+    """Largest measured replace/remove stabilities per m over 2*scale datasets."""
+    out = {}
+    for m in sizes:
+        rep = rem = 0.0
+        for _ in range(2 * scale):
+            X, y = _bounded_dataset(m, p, rng)
+            w = ridge_fit(X, y, ALPHA)
+            Xn, yn = _adversarial_replacements(X, y, w, rng)
+            s = ridge_stability(X, y, ALPHA, Xn, yn, radius=RADIUS, y_bound=Y_BOUND)
+            rep, rem = max(rep, s.replace), max(rem, s.remove)
+        out[m] = (rep, rem)
+    return out
+
+
+def check_stability_rate(measured: dict[int, tuple[float, float]],
+                         bound: Callable[[int], dict]) -> None:
+    """Measured beta(m) <= bound(m) for both notions; record m * beta and the log-log slope."""
+    for m, (rep, rem) in measured.items():
+        b = bound(m)
+        assert_leq(rep, b["replace"], label="measured beta_replace / proven bound",
+                   tol=EXACT_ARITHMETIC, context=f"m={m}: ")
+        assert_leq(rem, b["remove"], label="measured beta_remove / proven bound",
+                   tol=EXACT_ARITHMETIC, context=f"m={m}: ")
+        evidence.note(f"m={m}: beta_replace={rep:.4g} (m*beta={m * rep:.4g}), "
+                      f"beta_remove={rem:.4g} (m*beta={m * rem:.4g})")
+    ms = np.array(sorted(measured), dtype=float)
+    slope = np.polyfit(np.log(ms), np.log([measured[int(m)][0] for m in ms]), 1)[0]
+    evidence.record("log-log slope of measured beta_replace vs m", float(slope))
+
+
+@claim(
+    id="clt.ridge_uniform_stability",
+    source="003 §9.6 (9.38); 003 §9.6 (9.40)",
+    statement="Ridge regression is beta-uniformly stable with beta = O(1/m), the premise "
+    "under which (9.39) gives the O(1/sqrt(m)) rate and (9.40) takes beta = 1/m "
+    "(checked: the replace-one and remove-one loss differences, maximised exactly over "
+    "the bounded domain, stay below proven c/m bounds).",
+    method=Method.SIMULATION,
+    tags=("learning-theory", "stability", "simulation"),
+)
+def ridge_uniform_stability(rng, scale):
+    evidence.note(f"ridge alpha={ALPHA}, ||x|| <= {RADIUS}, |y| <= {Y_BOUND}, p=3; "
+                  f"{2 * scale} datasets per m, 6 adversarial replacements per example")
+    check_stability_rate(measure_stability(rng, scale),
+                         lambda m: ridge_stability_bounds(m, ALPHA, RADIUS, Y_BOUND))
+
+
+def check_stability_generalisation(rng: np.random.Generator, trials: int, m: int, delta: float,
+                                   *, excess: Callable[[int, bool], float]) -> None:
+    """P(l(L, D) > l̂ + excess) <= delta, and the same with the leave-one-out loss.
+
+    The domain is finite (24 points on the unit sphere and inside it, targets in
+    {-1, 0, 1} from a noisy linear rule), so the generalisation loss is exact.
+    """
+    points, _ = _bounded_dataset(24, 3, np.random.default_rng(0))
+    probs = np.full(24, 1 / 24)
+    w0 = np.array([0.5, -0.3, 0.2])
+    p_plus = np.clip(0.5 + points @ w0, 0.05, 0.85)  # P(y=+1|x); P(y=0|x) = 0.1; else -1
+    fails = {False: 0, True: 0}
+    for _ in range(trials):
+        idx = rng.choice(24, size=m, p=probs)
+        u = rng.random(m)
+        y = np.where(u < p_plus[idx], 1.0, np.where(u < p_plus[idx] + 0.1, 0.0, -1.0))
+        X = points[idx]
+        w = ridge_fit(X, y, ALPHA)
+        pred = points @ w
+        gen = float(probs @ (p_plus * (pred - 1) ** 2 + 0.1 * pred**2
+                             + (0.9 - p_plus) * (pred + 1) ** 2))
+        emp, loo = ridge_losses(X, y, ALPHA)
+        fails[False] += gen > emp + excess(m, False) + EVENT_MARGIN
+        fails[True] += gen > loo + excess(m, True) + EVENT_MARGIN
+    for loo_line in (False, True):
+        decide_at_most_recorded(int(fails[loo_line]), trials, delta,
+                                label=f"P(loss > (9.39) line {2 if loo_line else 1})",
+                                tag=f"ridge alpha={ALPHA}, m={m}, {trials} trials, "
+                                f"delta={delta:g}, excess {excess(m, loo_line):.4g}")
+    evidence.add_examples(trials)
+
+
+def _proven_excess(delta: float) -> Callable[[int, bool], float]:
+    def excess(m: int, loo: bool) -> float:
+        b = ridge_stability_bounds(m, ALPHA, RADIUS, Y_BOUND)
+        # Line 1 with the replace-one beta (the note's D^(i)), line 2 with the remove-one
+        # beta of the leave-one-out models; M bounds the squared loss on the domain.
+        return stability_bound(b["remove" if loo else "replace"], m, b["loss_bound"], delta,
+                               leave_one_out=loo)
+    return excess
+
+
+@claim(
+    id="clt.stability_bound",
+    source="003 §9.6 (9.39)",
+    statement="If the learner is beta-uniformly stable and the loss is bounded by M, then "
+    "with probability at least 1 - delta the generalisation loss is at most "
+    "l̂ + 2 beta + (4 m beta + M) sqrt(ln(1/delta)/(2m)), and at most "
+    "l_loo + beta + (4 m beta + M) sqrt(ln(1/delta)/(2m)).",
+    method=Method.SIMULATION,
+    tags=("learning-theory", "stability", "simulation"),
+)
+def stability_bound_claim(rng, scale):
+    for m in (10, 40):
+        check_stability_generalisation(rng, 200 * scale, m, 0.1, excess=_proven_excess(0.1))
+    evidence.note("ridge regression on a finite domain of 24 points in the unit ball, "
+                  "targets in {-1, 0, 1}; generalisation loss computed exactly; beta and M "
+                  "from the proven bounds (the bound is loose: see the excess terms)")
+
+
+# ---------------------------------------------------------------------------
+# 000 §1.2 / 002: fitting D says nothing about f off D (no free lunch)
+# ---------------------------------------------------------------------------
+
+
+def check_off_training_error(n: int, train: list[int], labels: list[int], g: np.ndarray, *,
+                             average_claim: float = 0.5) -> None:
+    """Over all targets f that agree with the training labels, a hypothesis g that fits D
+    has average off-training-set error exactly 1/2, and some f makes it wrong everywhere
+    off D."""
+    off = [x for x in range(n) if x not in train]
+    g = g.copy()
+    g[train] = labels  # g is perfect on D
+    # Every target consistent with D: its values on D are the labels, one row per choice of
+    # its values off D (all 2^|off| of them, enumerated).
+    targets_off = np.array(list(itertools.product((-1, 1), repeat=len(off))), dtype=int)
+    mistakes = np.count_nonzero(g[off][None, :] != targets_off, axis=1)  # per target
+    # Exact rational average (an identity: there is no tightness for Hypothesis to target).
+    avg = Fraction(int(mistakes.sum()), len(off) * len(targets_off))
+    evidence.record("average off-training error over the consistent targets (exact)",
+                    str(avg))
+    assert avg == Fraction(average_claim), f"average off-training error {avg}"
+    assert int(mistakes.max()) == len(off), "no target makes g wrong on every unseen point"
+    evidence.add_examples(len(targets_off))
+
+
+def off_training_check(average_claim: float):
+    @given(data=st.data(), n=st.integers(2, 10))
+    def check(data, n):
+        train = sorted(data.draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=n - 1)))
+        labels = data.draw(st.lists(st.sampled_from([-1, 1]), min_size=len(train),
+                                    max_size=len(train)))
+        g = np.array(data.draw(st.lists(st.sampled_from([-1, 1]), min_size=n, max_size=n)))
+        check_off_training_error(n, train, labels, g, average_claim=average_claim)
+    return check
+
+
+no_free_lunch_off_training = claim(
+    id="clt.no_free_lunch_off_training",
+    source="000 §1.2; 002 'Non-Separable Data'",
+    statement="Learning computes from D a hypothesis g that should approximate the unknown "
+    "target f; fitting D alone does not achieve that: on a finite domain, averaged over all "
+    "targets consistent with D, any g that is perfect on D errs on exactly half of the "
+    "unseen points, and some consistent target makes it wrong on all of them.",
+    method=Method.ENUMERATION,
+    tags=("learning-theory", "framing"),
+)(off_training_check(0.5))

@@ -1,0 +1,468 @@
+"""Claims of 003 §1.5 and 004 §3 (logistic and softmax regression): the sign of the
+negative log-likelihood (1.20), its convexity (and the non-convex sigmoid), existence of
+the optimum (1.21), monotone Newton/gradient iterations, the softmax parametrisations."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import scipy.optimize
+from hypothesis import example, given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from scipy.special import expit, softmax
+
+from algorithms.linear import (
+    CategoricalFamily,
+    LogisticRegression,
+    SoftmaxRegression,
+    logistic_nll,
+    logistic_nll_gradient,
+    logistic_nll_hessian,
+)
+from mltheory import Expect, Method, claim, evidence
+from mltheory.numeric import EXACT_ARITHMETIC, LINEAR_ALGEBRA, Tolerance, assert_close, assert_leq
+from mltheory.strategies import labelled_datasets, separable_datasets
+from properties.linear.strategies import overlapping_classification_datasets
+from properties.linear.support import quietly
+
+SMALL_INTS = st.integers(-3, 3).map(float)
+#: Two fits of the same strictly convex problem, each stopped at a Newton decrement /
+#: gradient tolerance of 1e-12 * N: coefficients agree to about sqrt(1e-12) relative to
+#: the curvature; probabilities far better.
+MLE_AGREEMENT = Tolerance(rtol=1e-4, atol=1e-5,
+                          reason="two optimisers stopped at objective accuracy ~1e-12 N; "
+                          "coefficient error ~ sqrt(tol / smallest Hessian eigenvalue)")
+
+
+#: Gradient descent needs about cond(Hessian) * ln(1/tol) iterations: within this budget it
+#: must converge whenever the Hessian at beta* has condition number <= GD_CONDITION.
+GD_BUDGET = 20_000
+GD_CONDITION = 200.0
+
+
+@st.composite
+def tiny_logistic_problems(draw):
+    n = draw(st.integers(1, 4))
+    d = draw(st.integers(1, 2))
+    X = draw(hnp.arrays(np.float64, (n, d), elements=SMALL_INTS))
+    y = draw(hnp.arrays(np.float64, n, elements=st.sampled_from([0.0, 1.0])))
+    beta = draw(hnp.arrays(np.float64, d + 1, elements=SMALL_INTS))
+    return np.hstack([X, np.ones((n, 1))]), y, beta
+
+
+def log_likelihood_1_18(Xh: np.ndarray, y: np.ndarray, beta: np.ndarray) -> float:
+    """(1.18) with (1.17) and (1.19): sum_i ln(y_i p_1 + (1 - y_i) p_0)."""
+    z = Xh @ beta
+    p1 = np.exp(z) / (1 + np.exp(z))
+    p0 = 1 / (1 + np.exp(z))
+    return float(np.sum(np.log(y * p1 + (1 - y) * p0)))
+
+
+def nll_1_20(Xh: np.ndarray, y: np.ndarray, beta: np.ndarray) -> float:
+    """(1.20) as printed: sum_i (-y_i beta^T x_i + ln(1 + e^{beta^T x_i}))."""
+    z = Xh @ beta
+    return float(np.sum(-y * z + np.log(1 + np.exp(z))))
+
+
+@claim(
+    id="linear.logit_nll_1_20_is_loglik",
+    source="003 §1.5 (1.18)-(1.20)",
+    statement="(1.20), l(beta) = sum_i (-y_i beta^T x_hat_i + ln(1 + e^{beta^T x_hat_i})), is "
+    "the log-likelihood (1.18) sum_i ln p(y_i | x_i; w, b) rewritten.",
+    method=Method.PROPERTY,
+    tags=("linear", "logistic"),
+    expect=Expect.REFUTED,
+    corrected_by="linear.logit_nll_1_20_negative_loglik",
+    explanation="(1.20) is the negative of (1.18): every term ln(1 + e^z) - y z is >= 0 while "
+    "the log-likelihood is <= 0. The note presents it as a rewrite of (1.18) under the same "
+    "name l and then minimises it in (1.21); minimising is right only because of this "
+    "unannounced sign flip.",
+)
+@given(problem=tiny_logistic_problems())
+def logit_nll_1_20_is_loglik(problem):
+    Xh, y, beta = problem
+    assert_close(nll_1_20(Xh, y, beta), log_likelihood_1_18(Xh, y, beta), EXACT_ARITHMETIC,
+                 label="(1.20) vs (1.18)")
+
+
+@claim(
+    id="linear.logit_nll_1_20_negative_loglik",
+    source="003 §1.5 (1.18)-(1.21)",
+    statement="(1.20) equals minus the log-likelihood (1.18), so beta* = argmin (1.20) is the "
+    "maximum-likelihood estimate; the library's logistic_nll computes it stably.",
+    method=Method.PROPERTY,
+    tags=("linear", "logistic"),
+)
+@given(problem=tiny_logistic_problems())
+def logit_nll_1_20_negative_loglik(problem):
+    check_nll_is_negative_loglik(problem)
+
+
+def check_nll_is_negative_loglik(problem, nll=logistic_nll) -> None:
+    """(1.20) is -(1.18), and ``nll(beta, Xh, y)`` computes (1.20)."""
+    Xh, y, beta = problem
+    assert_close(nll_1_20(Xh, y, beta), -log_likelihood_1_18(Xh, y, beta), EXACT_ARITHMETIC,
+                 label="(1.20) vs -(1.18)")
+    assert_close(nll(beta, Xh, y), nll_1_20(Xh, y, beta), EXACT_ARITHMETIC,
+                 label="logistic_nll vs (1.20)")
+
+
+def check_jensen(f: Callable[[np.ndarray], float], a: np.ndarray, b: np.ndarray,
+                 t: float) -> None:
+    """f(t a + (1 - t) b) <= t f(a) + (1 - t) f(b)."""
+    lhs = f(t * a + (1 - t) * b)
+    rhs = t * f(a) + (1 - t) * f(b)
+    assert_leq(lhs, rhs + 1e-12 * (abs(lhs) + abs(rhs)) + 1e-300,
+               label="f(convex combination) / combination of f",
+               context=f"a={np.asarray(a).tolist()}, b={np.asarray(b).tolist()}, t={t}: ")
+
+
+@claim(
+    id="linear.logistic_function_convex_3_1",
+    source="004 §3.1 (3); 003 §1.10",
+    statement="The logistic (log-odds) function f(z) = 1/(1 + e^{-z}) is a convex function, "
+    "differentiable to any order.",
+    method=Method.PROPERTY,
+    tags=("linear", "logistic", "sigmoid"),
+    expect=Expect.REFUTED,
+    corrected_by="linear.logit_nll_convex_1_20",
+    explanation="The sigmoid is convex only on z <= 0 and concave on z >= 0 (f'' = f(1-f)(1-2f)); "
+    "e.g. f(1) = 0.731 > (f(0) + f(2))/2 = 0.690. What is convex, and what makes gradient "
+    "descent/Newton reliable, is the negative log-likelihood (1.20) as a function of beta.",
+)
+@given(a=st.floats(-10, 10), b=st.floats(-10, 10), t=st.floats(0, 1))
+@example(a=0.0, b=2.0, t=0.5)
+def logistic_function_convex_3_1(a, b, t):
+    check_jensen(lambda v: float(expit(v)), np.float64(a), np.float64(b), t)
+
+
+#: Strategies of the convexity claim (shared with its teeth test).
+CONVEXITY_CASES = dict(data=labelled_datasets(max_samples=20),
+                       betas=hnp.arrays(np.float64, (2, 5), elements=st.floats(-5, 5)),
+                       t=st.floats(0, 1))
+
+
+@claim(
+    id="linear.logit_nll_convex_1_20",
+    source="003 §1.5 (1.20)",
+    statement="l(beta) of (1.20) is a continuous, infinitely differentiable convex function of "
+    "beta: its Hessian sum_i x_hat_i x_hat_i^T p_1 (1 - p_1) is positive semi-definite and it "
+    "lies below its chords.",
+    method=Method.PROPERTY,
+    tags=("linear", "logistic"),
+)
+@given(**CONVEXITY_CASES)
+def logit_nll_convex_1_20(data, betas, t):
+    check_nll_convex(data, betas, t)
+
+
+def check_nll_convex(data, betas, t, hessian=logistic_nll_hessian) -> None:
+    """``hessian(beta, Xh)`` (the Hessian of (1.20)) is PSD and (1.20) lies below its
+    chords."""
+    Xh = data.augmented()
+    y = (data.y > 0).astype(float)
+    p = Xh.shape[1]
+    a, b = betas[0, :p], betas[1, :p]
+    H = hessian(a, Xh)
+    eig = np.linalg.eigvalsh(H)
+    top = max(float(eig[-1]), 1e-300)
+    assert_leq(-float(eig[0]) / top, 1e-12, label="-(smallest / largest Hessian eigenvalue)")
+    check_jensen(lambda beta: logistic_nll(beta, Xh, y), a, b, t)
+
+
+#: Strategies of the MLE claim (shared with its teeth test).
+MLE_CASES = dict(data=overlapping_classification_datasets())
+
+
+@claim(
+    id="linear.logistic_mle_reached_1_21",
+    source="003 §1.5 (1.20)-(1.21)",
+    statement="When the optimum of the convex (1.20) exists (here: both classes overlap, so the "
+    "data are not even weakly separable), gradient descent and Newton's method both reach "
+    "beta* = argmin l(beta), the point where the gradient vanishes (compared with scipy BFGS; "
+    "gradient descent within its budget when the Hessian is well conditioned, otherwise "
+    "within the distance its gradient certifies).",
+    method=Method.REFERENCE,
+    tags=("linear", "logistic", "slow"),
+)
+@given(**MLE_CASES)
+def logistic_mle_reached_1_21(data):
+    check_mle_reached(data)
+
+
+def library_newton(X, y) -> LogisticRegression:
+    return quietly(LogisticRegression(solver="newton", tol=1e-14, max_iter=1000).fit, X, y)
+
+
+def library_gd(X, y) -> LogisticRegression:
+    return quietly(LogisticRegression(solver="gd", tol=1e-12, max_iter=GD_BUDGET).fit, X, y)
+
+
+def check_mle_reached(data, newton_fit=library_newton, gd_fit=library_gd) -> None:
+    """``newton_fit(X, y)`` reaches the MLE (vanishing gradient, BFGS's point and value) and
+    ``gd_fit(X, y)`` is within the distance and excess objective its gradient certifies,
+    converged within its budget when the Hessian is well conditioned."""
+    Xh = data.augmented()
+    y = data.y.astype(float)
+    ref = scipy.optimize.minimize(logistic_nll, np.zeros(Xh.shape[1]), args=(Xh, y),
+                                  jac=logistic_nll_gradient, method="BFGS",
+                                  options={"gtol": 1e-10, "maxiter": 10_000})
+    newton = newton_fit(data.X, data.y)
+    n = Xh.shape[0]
+    if not newton.converged_ or newton.separable_:
+        raise AssertionError("Newton did not converge on data with a finite MLE")
+    beta_newton = np.append(newton.coef_, newton.intercept_)
+    # the gradient sum_i x_i (p_i - y_i) vanishes relative to the size of its terms
+    term_size = np.abs(Xh).sum(axis=0)
+    assert_leq(float(np.max(np.abs(logistic_nll_gradient(beta_newton, Xh, y)) / term_size)),
+               1e-7, label="|gradient_j| / sum_i |x_ij| at Newton's beta")
+    assert_close(beta_newton, ref.x, MLE_AGREEMENT, label="newton vs BFGS")
+    assert_leq(logistic_nll(beta_newton, Xh, y), logistic_nll(ref.x, Xh, y) + 1e-9 * n,
+               label="l(newton) / l(BFGS)")
+    # gradient descent stops earlier along flat directions: near the optimum strong convexity
+    # (modulus lambda_min of the Hessian at beta*) bounds its distance, ||beta - beta*|| <=
+    # ||grad|| / lambda_min, and its excess objective, <= ||grad||^2 / (2 lambda_min);
+    # a factor 2 absorbs the Hessian's variation over that small neighbourhood.
+    gd = gd_fit(data.X, data.y)
+    beta_gd = np.append(gd.coef_, gd.intercept_)
+    lam_min = float(np.linalg.eigvalsh(logistic_nll_hessian(beta_newton, Xh))[0])
+    g_norm = float(np.linalg.norm(logistic_nll_gradient(beta_gd, Xh, y)))
+    assert_leq(logistic_nll(beta_gd, Xh, y), logistic_nll(ref.x, Xh, y) + g_norm**2 / lam_min
+               + 1e-12 * n, label="l(gd) / (l(BFGS) + ||grad||^2 / lambda_min)")
+    bound = 2 * g_norm / lam_min
+    kappa = float(np.linalg.cond(logistic_nll_hessian(beta_newton, Xh)))
+    evidence.worst("Hessian condition number at beta*", kappa)
+    if kappa <= GD_CONDITION and not gd.converged_:
+        raise AssertionError(f"gradient descent did not converge in {GD_BUDGET} iterations on a "
+                             f"problem with Hessian condition number {kappa:.3g}")
+    assert_leq(float(np.linalg.norm(beta_gd - beta_newton)), bound + 1e-9 * (
+        1 + float(np.linalg.norm(beta_newton))), label="||beta_gd - beta*|| / (2 ||grad|| / "
+               "lambda_min)")
+    evidence.worst("max |beta*|", float(np.max(np.abs(ref.x))))
+
+
+@claim(
+    id="linear.logit_minimiser_exists_1_21",
+    source="003 §1.5 (1.20)-(1.21)",
+    statement="Because (1.20) is convex and smooth, beta* = argmin l(beta) exists and gradient "
+    "descent or Newton's method finds it.",
+    method=Method.PROPERTY,
+    tags=("linear", "logistic"),
+    expect=Expect.REFUTED,
+    corrected_by="linear.logistic_mle_reached_1_21",
+    explanation="Convexity does not give existence: on linearly separable data l(beta) > 0 for "
+    "every beta but l(t beta_sep) -> 0 as t -> infinity, so the infimum is not attained and "
+    "no beta* exists (the iterates diverge). The optimum exists when the classes overlap; the "
+    "library detects separation and warns (use an L2 penalty for a finite solution).",
+)
+@given(data=separable_datasets(max_samples=15))
+def logit_minimiser_exists_1_21(data):
+    Xh = data.augmented()
+    y = (data.y > 0).astype(float)
+    model = quietly(LogisticRegression().fit, data.X, y)
+    candidate = np.append(model.coef_, model.intercept_)
+    # any separating direction lowers every term of (1.20): a strictly better point
+    probe = candidate + data.separator / data.margin
+    assert_leq(logistic_nll(candidate, Xh, y), logistic_nll(probe, Xh, y),
+               label="l(candidate minimiser) / l(candidate + separating direction)",
+               context=f"separable data (margin {data.margin:.3g}): ")
+
+
+def newton_history(X, y):
+    return quietly(LogisticRegression(solver="newton").fit, X, y).log_likelihood_history_
+
+
+def gd_history(X, y):
+    return quietly(LogisticRegression(solver="gd", max_iter=300).fit, X, y)\
+        .log_likelihood_history_
+
+
+def check_monotone_likelihood(data, history: Callable[[np.ndarray, np.ndarray], np.ndarray]):
+    y = (data.y > 0).astype(int)
+    h = history(data.X, y)
+    drop = float(np.max(-np.diff(h), initial=0.0))
+    assert_leq(drop, 1e-12 * (abs(h[0]) + 1.0), label="largest log-likelihood decrease")
+
+
+@claim(
+    id="linear.logistic_iterations_monotone_1_21",
+    source="003 §1.5 (1.21); 004 §3.2 (3)",
+    statement="Gradient descent on (1.20) with step 1/L (L = s_max(X_hat)^2 / 4, the Lipschitz "
+    "constant of the gradient) and Newton's method with backtracking never decrease the "
+    "log-likelihood.",
+    method=Method.PROPERTY,
+    tags=("linear", "logistic"),
+)
+@given(data=st.one_of(labelled_datasets(max_samples=20), separable_datasets(max_samples=20)))
+def logistic_iterations_monotone_1_21(data):
+    check_monotone_likelihood(data, newton_history)
+    check_monotone_likelihood(data, gd_history)
+
+
+def check_step_limit(z: float, s: float, bound: Callable[[float], float]) -> None:
+    step = 0.0 if z < 0 else (1.0 if z > 0 else 0.5)
+    gap = abs(float(expit(s * z)) - step)
+    assert_leq(gap, bound(s * abs(z)) + 1e-300, label="|f(s z) - step(z)| / bound")
+
+
+@claim(
+    id="linear.logit_step_function_limit_3_1",
+    source="004 §3.1 (1)",
+    statement="The logistic function replaces the unit step (0 for z < 0, 1/2 at 0, 1 for z > 0): "
+    "f(s z) tends to the step as the slope s grows, with |f(s z) - step(z)| <= e^{-s |z|}.",
+    method=Method.PROPERTY,
+    tags=("linear", "logistic", "sigmoid"),
+)
+@given(z=st.floats(-20, 20), s=st.floats(0, 1e3))
+def logit_step_function_limit_3_1(z, s):
+    check_step_limit(z, s, lambda a: float(np.exp(-a)))
+
+
+# ------------------------------------------------------------------ softmax (004 §3.3)
+
+
+#: Strategies of the reference-form softmax claim (shared with its teeth test).
+REFERENCE_SCORES = dict(K=st.integers(2, 5),
+                        scores=hnp.arrays(np.float64, (6, 4), elements=st.floats(-30, 30)))
+
+
+@claim(
+    id="linear.softmax_reference_probabilities_3_3",
+    source="004 §3.3; 004 §2.3.3 (2)",
+    statement="p(y=k|x) = exp(w_k.x)/(1 + sum_{j<K} exp(w_j.x)) for k < K and "
+    "p(y=K|x) = 1/(1 + sum_{j<K} exp(w_j.x)) are positive, sum to one, have log-ratio "
+    "ln(p_k / p_K) = w_k.x, and for K = 2 reduce to binary logistic regression.",
+    method=Method.PROPERTY,
+    tags=("linear", "softmax"),
+)
+@given(**REFERENCE_SCORES)
+def softmax_reference_probabilities_3_3(K, scores):
+    check_reference_probabilities(scores[:, : K - 1])
+
+
+def note_reference_probabilities(eta: np.ndarray) -> np.ndarray:
+    """004 §3.3's formulas, literally: e^{eta_k} / (1 + sum_j e^{eta_j}), 1 / (1 + ...)."""
+    denom = 1 + np.exp(eta).sum(axis=1, keepdims=True)
+    return np.hstack([np.exp(eta) / denom, 1 / denom])
+
+
+def library_reference_probabilities(eta: np.ndarray) -> np.ndarray:
+    return CategoricalFamily(eta.shape[1] + 1).probabilities(eta)
+
+
+def check_reference_probabilities(eta: np.ndarray, formula=note_reference_probabilities,
+                                  probabilities=library_reference_probabilities) -> None:
+    """``probabilities(eta)`` (K-1 scores against reference class K) equals ``formula(eta)``,
+    is positive, sums to one, has log-ratios eta and for K = 2 is the logistic function."""
+    K = eta.shape[1] + 1
+    note = formula(eta)
+    ours = probabilities(eta)
+    assert_close(ours, note, LINEAR_ALGEBRA, label="log-sum-exp implementation vs formulas")
+    if np.any(ours <= 0):
+        raise AssertionError("a class probability is not positive")
+    assert_close(ours.sum(axis=1), np.ones(eta.shape[0]), EXACT_ARITHMETIC, label="sum to one")
+    assert_close(np.log(ours[:, :-1]) - np.log(ours[:, -1:]), eta, LINEAR_ALGEBRA,
+                 label="ln(p_k/p_K) vs w_k.x")
+    if K == 2:
+        assert_close(ours[:, 0], expit(eta[:, 0]), LINEAR_ALGEBRA, label="K = 2 vs logistic")
+
+
+#: Strategies of the shift-invariance claim (shared with its teeth test).
+SHIFT_CASES = dict(
+    K=st.integers(2, 5),
+    scores=hnp.arrays(np.float64, (5, 5), elements=st.floats(-30, 30)),
+    shift=st.one_of(st.floats(-1e4, 1e4), st.sampled_from([800.0, -800.0, 1e4])),
+)
+
+
+@claim(
+    id="linear.softmax_shift_invariance_3_3",
+    source="004 §3.3; 004 §2.3.3",
+    statement="Softmax probabilities are unchanged by adding the same score to every class, so "
+    "the symmetric K-vector parametrisation maps to the reference one by subtracting w_K "
+    "(and the log-sum-exp evaluation stays finite when e^score overflows).",
+    method=Method.PROPERTY,
+    tags=("linear", "softmax"),
+)
+@given(**SHIFT_CASES)
+def softmax_shift_invariance_3_3(K, scores, shift):
+    check_shift_invariance(scores[:, :K], shift)
+
+
+def symmetric_model_probabilities(scores: np.ndarray) -> np.ndarray:
+    """The estimator's own path (log-sum-exp): a symmetric SoftmaxRegression whose K
+    intercepts are ``scores`` (one row), evaluated at x = 0."""
+    K = scores.size
+    model = SoftmaxRegression(parametrisation="symmetric")
+    model.coef_ = np.zeros((K, 1))
+    model.intercept_ = scores
+    model.classes_, model.reference_class_, model.n_features_in_ = np.arange(K), None, 1
+    return model.predict_proba(np.zeros((1, 1)))[0]
+
+
+def check_shift_invariance(Z: np.ndarray, shift: float,
+                           probabilities=lambda S: softmax(S, axis=1),
+                           model_path=symmetric_model_probabilities) -> None:
+    """``probabilities(Z + shift)`` and ``model_path((Z + shift)[0])`` equal the reference
+    form with scores Z[:, :-1] - Z[:, -1:] (the symmetric parametrisation mapped by
+    subtracting w_K)."""
+    K = Z.shape[1]
+    fam = CategoricalFamily(K)
+    reference = fam.probabilities(Z[:, :-1] - Z[:, -1:])
+    shifted = Z + shift  # |shift| <= 1e4 keeps the score differences to ~1e-12
+    assert_close(probabilities(shifted), reference, LINEAR_ALGEBRA,
+                 label="softmax(z + c) vs reference form")
+    # the estimator's own path (log-sum-exp) on scores whose exponentials overflow
+    probs = model_path(shifted[0])
+    assert_close(probs, reference[0], LINEAR_ALGEBRA, label="fitted-model path vs reference")
+
+
+#: Strategies of the parametrisation claim (shared with its teeth test).
+PARAMETRISATION_CASES = dict(data=overlapping_classification_datasets(
+    min_classes=2, max_classes=4, max_free_samples=25))
+
+
+@claim(
+    id="linear.softmax_mle_parametrisations_agree_3_3",
+    source="004 §3.3",
+    statement="The maximum-likelihood softmax model is the same whether parametrised by K-1 "
+    "vectors against reference class K (Newton) or by K symmetric vectors (L-BFGS): equal "
+    "probabilities, also equal to scikit-learn's multinomial model; for K = 2 it is "
+    "binary logistic regression.",
+    method=Method.REFERENCE,
+    tags=("linear", "softmax", "slow"),
+)
+@given(**PARAMETRISATION_CASES)
+def softmax_mle_parametrisations_agree_3_3(data):
+    check_parametrisations_agree(data)
+
+
+def library_reference_softmax(X, y) -> SoftmaxRegression:
+    return quietly(SoftmaxRegression(parametrisation="reference").fit, X, y)
+
+
+def library_symmetric_softmax(X, y) -> SoftmaxRegression:
+    return quietly(SoftmaxRegression(parametrisation="symmetric", max_iter=5000).fit, X, y)
+
+
+def check_parametrisations_agree(data, reference_fit=library_reference_softmax,
+                                 symmetric_fit=library_symmetric_softmax) -> None:
+    """The fitted models ``reference_fit(X, y)`` and ``symmetric_fit(X, y)`` (each with
+    ``converged_`` and ``predict_proba``) give the same probabilities, also equal to
+    scikit-learn's multinomial MLE and, for K = 2, to binary logistic regression."""
+    import sklearn.linear_model
+
+    ref = reference_fit(data.X, data.y)
+    sym = symmetric_fit(data.X, data.y)
+    if not (ref.converged_ and sym.converged_):
+        raise AssertionError("a parametrisation did not converge on data with a finite MLE")
+    p_ref = ref.predict_proba(data.X)
+    assert_close(sym.predict_proba(data.X), p_ref, MLE_AGREEMENT, label="symmetric vs reference")
+    skl = quietly(sklearn.linear_model.LogisticRegression(C=np.inf, tol=1e-12,
+                                                          max_iter=100_000).fit, data.X, data.y)
+    assert_close(skl.predict_proba(data.X), p_ref, MLE_AGREEMENT, label="sklearn vs reference")
+    if data.n_classes == 2:
+        lr = quietly(LogisticRegression().fit, data.X, data.y)
+        assert_close(lr.predict_proba(data.X), p_ref, MLE_AGREEMENT, label="K = 2 vs logistic")

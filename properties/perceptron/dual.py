@@ -1,0 +1,136 @@
+"""The dual form of PLA (001 §三, 004 §5.3.4).
+
+Notation: x_hat = (x, 1) and w_hat = (w, b) absorb the bias (001 §二.2); a
+"run" is primal PLA from w_hat_0 = 0 with learning rate eta, and its history
+w_hat_0, ..., w_hat_k is read from the estimator's ``weight_history_``.
+"""
+
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+from sklearn.exceptions import ConvergenceWarning
+
+from algorithms.perceptron import DualPerceptron
+from mltheory import Expect, Method, claim, evidence
+from mltheory.numeric import EXACT_ARITHMETIC, assert_close
+from mltheory.strategies import (
+    LabelledData,
+    nonseparable_datasets,
+    separable_datasets,
+)
+from properties.perceptron.strategies import orders, seeds
+from properties.perceptron.support import (
+    fit_pla,
+)
+
+# ---------------------------------------------------------------------------
+# Dual form (001 §三, 004 §5.3.4)
+# ---------------------------------------------------------------------------
+
+
+#: Dyadic data: coordinates on a 1/8 grid below 2^10 and steps eta = 2^-j. Every sum and
+#: product the two runs form is then a multiple of 2^-12 far below 2^53 in size, so
+#: float64 computes them exactly and the runs can be compared update by update, even at
+#: margins of exactly 0 where the two algorithms' different summation orders would
+#: otherwise round differently.
+dyadic_etas = st.sampled_from([1.0, 0.5, 0.25, 0.125])
+
+
+def _dyadic(data: LabelledData) -> LabelledData:
+    X = np.clip(np.round(data.X * 8) / 8, -1024, 1024)
+    return LabelledData(X=X, y=data.y)
+
+
+def _dual_vs_primal(data, eta, order, seed, kernel="linear", passes=50):
+    p = fit_pla(data, eta=eta, order=order, random_state=seed, max_iter=passes)
+    d = DualPerceptron(eta=eta, order=order, random_state=seed, max_iter=passes, kernel=kernel)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        d.fit(data.X, data.y)
+    return p, d
+
+
+@claim(
+    id="perceptron.dual_run_equals_primal_run",
+    source="001 §三.1–三.3; 004 §5.3.4",
+    statement="Started from alpha = 0, b = 0 and visiting points in the same order, the dual "
+    "algorithm with the Gram matrix G = [x_i . x_j] makes the same updates as the primal one "
+    "from w = 0, b = 0; alpha_i = n_i eta and w = sum_i alpha_i y_i x_i, b = sum_i alpha_i y_i. "
+    "(An identity in exact arithmetic: checked on dyadic data, where float64 is exact.)",
+    method=Method.PROPERTY,
+    tags=("perceptron", "dual"),
+)
+@given(data=separable_datasets() | nonseparable_datasets(), eta=dyadic_etas, order=orders,
+       seed=seeds)
+def dual_run_equals_primal_run(data, eta, order, seed):
+    data = _dyadic(data)
+    p, d = _dual_vs_primal(data, eta, order, seed)
+    evidence.worst("updates compared", p.n_updates_)
+    assert np.array_equal(p.update_indices_, d.update_indices_), (
+        f"primal updates {p.update_indices_.tolist()[:20]} vs dual "
+        f"{d.update_indices_.tolist()[:20]}"
+    )
+    assert_close(d.alpha_, eta * d.mistake_counts_, EXACT_ARITHMETIC, label="alpha - n eta")
+    y = np.where(data.y == d.classes_[1], 1, -1)
+    w = (d.alpha_ * y) @ data.X
+    b = float(np.sum(d.alpha_ * y))
+    assert_close(np.append(w, b), p.w_hat_, EXACT_ARITHMETIC, label="dual vs primal w_hat")
+    assert_close(d.intercept_, b, EXACT_ARITHMETIC, label="dual b vs sum alpha y")
+
+
+def _gram_as_written(A, B):
+    """The note's G = [x_i . x_i]: entry (i, j) is x_i . x_i whatever j is."""
+    return np.repeat(np.sum(A * A, axis=1)[:, None], B.shape[0], axis=1)
+
+
+@claim(
+    id="perceptron.dual_gram_as_written",
+    source="004 §5.3.4 item 3",
+    statement="(As printed) the dual algorithm run with the Gram matrix G = [x_i . x_i]_{NxN} "
+    "makes the same updates as the primal algorithm.",
+    method=Method.PROPERTY,
+    tags=("perceptron", "dual", "erratum"),
+    expect=Expect.REFUTED,
+    corrected_by="perceptron.dual_run_equals_primal_run",
+    explanation="The Gram matrix is [x_i . x_j] (001 §三.3); the note repeats the index i, "
+    "which makes every column the same vector of squared norms. The note's mistake test in "
+    "the same section also writes x where x_i is meant.",
+)
+@given(data=separable_datasets(), eta=dyadic_etas, order=orders, seed=seeds)
+def dual_gram_as_written(data, eta, order, seed):
+    data = _dyadic(data)
+    p, d = _dual_vs_primal(data, eta, order, seed, kernel=_gram_as_written)
+    assert np.array_equal(p.update_indices_, d.update_indices_), (
+        f"primal updates {p.update_indices_.tolist()} vs note's dual "
+        f"{d.update_indices_.tolist()}"
+    )
+
+
+@claim(
+    id="perceptron.update_counts_track_distance_as_written",
+    source="001 §三.1",
+    statement="(As printed) a point that was updated on more often is closer to the separating "
+    "hyperplane: n_i > n_j implies dist(x_i, S) < dist(x_j, S) for the learned S.",
+    method=Method.PROPERTY,
+    tags=("perceptron", "dual", "erratum"),
+    expect=Expect.REFUTED,
+    corrected_by="perceptron.dual_run_equals_primal_run",
+    explanation="Update counts are a heuristic indicator, not an order of distances: a point "
+    "visited early can be updated on several times and still end far from the final "
+    "hyperplane. What holds is that w is a combination of the updated points with weights "
+    "alpha_i = n_i eta.",
+)
+@given(data=separable_datasets(min_samples=3), order=orders)
+def update_counts_track_distance_as_written(data, order):
+    est = fit_pla(data, order=order)
+    dist = np.abs(est.decision_function(data.X)) / np.linalg.norm(est.coef_)
+    n = est.mistake_counts_
+    more = n[:, None] > n[None, :]
+    closer = dist[:, None] < dist[None, :]
+    bad = np.argwhere(more & ~closer)
+    assert bad.size == 0, f"n_{bad[0][0]} > n_{bad[0][1]} but the first point is not closer"

@@ -1,0 +1,361 @@
+"""PLA itself: the hypothesis set, one update, why PLA converges and when it halts
+(000 §1.3–1.4, 001 §二.4, 002, 004 §5.3.2–5.3.3).
+
+Notation: x_hat = (x, 1) and w_hat = (w, b) absorb the bias (001 §二.2); a
+"run" is primal PLA from w_hat_0 = 0 with learning rate eta, and its history
+w_hat_0, ..., w_hat_k is read from the estimator's ``weight_history_``.
+"""
+
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+from sklearn.exceptions import ConvergenceWarning
+
+from algorithms.perceptron import Perceptron
+from mltheory import Expect, Method, claim, evidence
+from mltheory.numeric import EXACT_ARITHMETIC, assert_close
+from mltheory.strategies import (
+    SeparableData,
+    finite_floats,
+    nonseparable_datasets,
+    separable_datasets,
+)
+from properties.perceptron.strategies import etas, orders
+from properties.perceptron.support import (
+    ACCUMULATED_ROUNDING,
+    check_cosine_growth,
+    check_norm_growth,
+    check_updates_on_mistakes,
+    fit_pla,
+    radius_squared,
+    run_of,
+)
+
+# ---------------------------------------------------------------------------
+# The hypothesis set (000 §1.3, 002)
+# ---------------------------------------------------------------------------
+
+
+@claim(
+    id="perceptron.threshold_absorbed_as_w0",
+    source="000 §1.3; 002 'Perceptron Hypothesis Set'",
+    statement="sign(sum_i w_i x_i - threshold) equals sign(w^T x) for the vectors extended "
+    "by w_0 = -threshold and x_0 = +1.",
+    method=Method.PROPERTY,
+    tags=("perceptron", "hypothesis-set"),
+)
+@given(
+    w=st.lists(finite_floats(), min_size=1, max_size=5),
+    data=st.data(),
+    threshold=finite_floats(),
+)
+def threshold_absorbed_as_w0(w, data, threshold):
+    w = np.asarray(w)
+    x = np.asarray(data.draw(st.lists(finite_floats(), min_size=w.size, max_size=w.size)))
+    direct = np.sign(float(np.dot(w, x)) - threshold)
+    absorbed = np.sign(float(np.dot(np.append(-threshold, w), np.append(1.0, x))))
+    assert direct == absorbed, (direct, absorbed)
+
+
+# ---------------------------------------------------------------------------
+# One update (002 Fun Time; 000 §1.4; 004 §5.3.2)
+# ---------------------------------------------------------------------------
+
+
+def _updates(run):
+    """(before, after, x_hat, y) arrays for every update of a run."""
+    before, after = run.W[:-1], run.W[1:]
+    return before, after, run.X_hat[run.idx], run.y[run.idx]
+
+
+@claim(
+    id="perceptron.update_increases_functional_margin",
+    source="002 'Cyclic PLA' Fun Time; 004 §5.3.2",
+    statement="After an update on (x_n, y_n), y_n w_{t+1}^T x_n >= y_n w_t^T x_n; precisely, "
+    "the margin grows by eta (||x_n||^2 + 1) > 0 (x without the constant coordinate, the "
+    "1 coming from the bias).",
+    method=Method.PROPERTY,
+    tags=("perceptron", "update"),
+)
+@given(data=separable_datasets(), eta=etas, order=orders)
+def update_increases_functional_margin(data, eta, order):
+    run = run_of(fit_pla(data, eta=eta, order=order), data, eta)
+    before, after, xs, ys = _updates(run)
+    gain = ys * np.sum(after * xs, axis=1) - ys * np.sum(before * xs, axis=1)
+    expected = eta * np.sum(xs**2, axis=1)  # ||x_hat||^2 = ||x||^2 + 1
+    assert np.all(gain > 0), gain
+    assert_close(gain, expected, ACCUMULATED_ROUNDING, label="margin gain error")
+
+
+@claim(
+    id="perceptron.one_update_may_not_fix_the_mistake",
+    source="002 'Cyclic PLA' Fun Time",
+    statement="One update need not correct the point it was made on: there are w_t and a "
+    "mistake (x_n, y_n) with sign(w_{t+1}^T x_n) != y_n (options 1 and 2 of the Fun Time "
+    "are not always true).",
+    method=Method.ENUMERATION,
+    tags=("perceptron", "update"),
+)
+def one_update_may_not_fix_the_mistake(rng):
+    # Random small instances: w_t, x, y with y w_t.x <= 0; count those still wrong after
+    # w_t + y x. The claim is existential: verified iff a witness is found.
+    n = 2000
+    w = rng.normal(size=(n, 3)) * 5
+    x = np.hstack([rng.normal(size=(n, 2)), np.ones((n, 1))])
+    y = np.where(rng.random(n) < 0.5, -1, 1)
+    mistake = y * np.sum(w * x, axis=1) <= 0
+    after = w + y[:, None] * x
+    still_wrong = mistake & (y * np.sum(after * x, axis=1) <= 0)
+    evidence.add_examples(int(mistake.sum()))
+    evidence.record("mistakes still wrong after one update", int(still_wrong.sum()))
+    assert still_wrong.any(), "no instance where one update leaves the point misclassified"
+    i = int(np.flatnonzero(still_wrong)[0])
+    evidence.note(f"witness: w_t={w[i].round(3).tolist()}, x={x[i].round(3).tolist()}, y={y[i]}")
+
+
+def _notes_pla_code(X: np.ndarray, y: np.ndarray, max_passes: int):
+    """000 §1.3's pla()/update() transcribed line by line (sign = np.sign, so a score of
+    exactly 0 counts as a mistake through tmp_y * y <= 0). Returns (w, b, num)."""
+    w, b, num = np.zeros(X.shape[1]), 0.0, 0
+    for _ in range(max_passes):
+        count = 0
+        for i in range(X.shape[0]):
+            tmp_y = np.sign(X[i] @ w + b)
+            if tmp_y * y[i] <= 0:
+                count += 1
+                num += 1
+                w, b = y[i] * X[i] + w, b + y[i]
+        if count == 0:
+            return w, b, num
+    raise AssertionError(f"the note's code did not halt within {max_passes} passes")
+
+
+@claim(
+    id="perceptron.notes_pla_code_is_cyclic_pla",
+    source="000 §1.3 (code); 002 'Cyclic PLA'",
+    statement="The Python pla()/update() code of 000 §1.3 implements cyclic PLA: it updates "
+    "w <- w + y_i x_i, b <- b + y_i on every point with y_i sign(w.x_i + b) <= 0, in index "
+    "order, and stops after a pass without mistakes; on separable data it returns the same "
+    "(w, b) and update count as cyclic PLA with eta = 1.",
+    method=Method.REFERENCE,
+    tags=("perceptron",),
+)
+@given(data=separable_datasets(min_margin=0.05))
+def notes_pla_code_is_cyclic_pla(data):
+    R2 = float(np.max(np.sum(data.augmented() ** 2, axis=1)))
+    passes = int(R2 / data.margin**2) + 2  # Novikoff bounds the updates, hence the passes
+    ours = Perceptron(order="cyclic", eta=1.0, max_iter=passes).fit(data.X, data.y)
+    y = np.where(data.y == ours.classes_[1], 1, -1)
+    w, b, num = _notes_pla_code(data.X, y, passes)
+    assert num == ours.n_updates_, f"note's code made {num} updates, cyclic PLA {ours.n_updates_}"
+    assert_close(np.append(w, b), ours.w_hat_, EXACT_ARITHMETIC, label="note code vs PLA")
+
+
+# ---------------------------------------------------------------------------
+# Why PLA converges (000 §1.4, 002 "Guarantee of PLA")
+# ---------------------------------------------------------------------------
+
+
+def _alignment_gains(data: SeparableData, eta: float, order: str):
+    run = run_of(fit_pla(data, eta=eta, order=order), data, eta)
+    w_f = data.separator
+    before, after, _, _ = _updates(run)
+    return run, before @ w_f, after @ w_f, float(np.min(run.y * (run.X_hat @ w_f)))
+
+
+@claim(
+    id="perceptron.alignment_with_wf_grows",
+    source="000 §1.4; 002 'Guarantee of PLA'",
+    statement="For a perfect separator w_f, every update satisfies w_f^T w_{t+1} >= "
+    "w_f^T w_t + min_n y_n w_f^T x_n > w_f^T w_t.",
+    method=Method.PROPERTY,
+    tags=("perceptron", "convergence"),
+)
+@given(data=separable_datasets(), order=orders)
+def alignment_with_wf_grows(data, order):
+    run, a_before, a_after, min_margin = _alignment_gains(data, 1.0, order)
+    assert min_margin > 0
+    lhs, rhs = a_after, a_before + min_margin
+    slack = ACCUMULATED_ROUNDING.bound(lhs, rhs)
+    bad = np.flatnonzero(lhs < rhs - slack)
+    assert bad.size == 0, (
+        f"update {bad[0] + 1}: w_f.w_(t+1) = {lhs[bad[0]]!r} < w_f.w_t + min margin = "
+        f"{rhs[bad[0]]!r}" if bad.size else ""
+    )
+    assert np.all(a_after > a_before), "w_f.w_t did not increase"
+
+
+@claim(
+    id="perceptron.alignment_with_wt_as_written",
+    source="000 §1.4",
+    statement="(As printed) every update satisfies w_t^T w_{t+1} >= w_f^T w_t + "
+    "min_n y_n w_f^T x_n > w_f^T w_t.",
+    method=Method.PROPERTY,
+    tags=("perceptron", "convergence", "erratum"),
+    expect=Expect.REFUTED,
+    corrected_by="perceptron.alignment_with_wf_grows",
+    explanation="The left-hand side should be w_f^T w_{t+1}: the note writes w_t^T w_{t+1}^T "
+    "(a wrong vector and a stray transpose). With w_t, the product is ||w_t||^2 + "
+    "y w_t^T x <= ||w_t||^2, which is unrelated to w_f; for w_0 = 0 it is 0 while the "
+    "right-hand side is positive.",
+)
+@given(data=separable_datasets(), order=orders)
+def alignment_with_wt_as_written(data, order):
+    run, a_before, _, min_margin = _alignment_gains(data, 1.0, order)
+    before, after, _, _ = _updates(run)
+    lhs = np.sum(before * after, axis=1)  # w_t^T w_{t+1}
+    rhs = a_before + min_margin
+    bad = np.flatnonzero(lhs < rhs)
+    assert bad.size == 0, (
+        f"update {bad[0] + 1}: w_t.w_(t+1) = {lhs[bad[0]]!r} < w_f.w_t + min_n y_n w_f.x_n = "
+        f"{rhs[bad[0]]!r}" if bad.size else ""
+    )
+
+
+@claim(
+    id="perceptron.updates_only_on_mistakes",
+    source="000 §1.4; 002 'Guarantee of PLA'; 001 §一.4",
+    statement="PLA changes w only at a mistake: at every update, sign(w_t^T x_n(t)) != y_n(t), "
+    "i.e. y_n(t) w_t^T x_n(t) <= 0 (a zero score counts as a mistake), and a run that halts "
+    "leaves every training point with a positive margin.",
+    method=Method.PROPERTY,
+    tags=("perceptron", "update"),
+)
+@given(data=separable_datasets() | nonseparable_datasets(), eta=etas, order=orders)
+def updates_only_on_mistakes(data, eta, order):
+    est = fit_pla(data, eta=eta, order=order, max_iter=50)
+    run = run_of(est, data, eta)
+    check_updates_on_mistakes(run, est.update_margins_)
+    if est.converged_:
+        assert np.all(run.y * (run.X_hat @ est.w_hat_) > 0), "halted with a mistake left"
+
+
+@claim(
+    id="perceptron.mistake_premise_as_written",
+    source="002 'Guarantee of PLA'",
+    statement="(As printed) at an update, y_{n(t)} w_t^T x_{n(t)} >= min_n y_n w_t^T x_n > 0.",
+    method=Method.PROPERTY,
+    tags=("perceptron", "convergence", "erratum"),
+    expect=Expect.REFUTED,
+    corrected_by="perceptron.alignment_with_wf_grows",
+    explanation="The premise should be about the perfect separator w_f (y_n w_f^T x_n >= "
+    "min_n y_n w_f^T x_n > 0). Written with w_t it contradicts the very definition of the "
+    "mistake being corrected, for which y w_t^T x <= 0.",
+)
+@given(data=separable_datasets(), order=orders)
+def mistake_premise_as_written(data, order):
+    run = run_of(fit_pla(data, order=order), data, 1.0)
+    before, _, xs, ys = _updates(run)
+    margins = ys * np.sum(before * xs, axis=1)
+    assert np.all(margins > 0), (
+        f"at update 1 the corrected point has y w_t.x = {margins[0]!r}, not > 0"
+    )
+
+
+@claim(
+    id="perceptron.norm_growth_bounded",
+    source="000 §1.4; 002 'Guarantee of PLA'",
+    statement="Every update satisfies ||w_{t+1}||^2 <= ||w_t||^2 + max_n ||x_n||^2 "
+    "(x with the constant coordinate x_0 = 1).",
+    method=Method.PROPERTY,
+    tags=("perceptron", "convergence"),
+)
+@given(data=separable_datasets() | nonseparable_datasets(), order=orders)
+def norm_growth_bounded(data, order):
+    check_norm_growth(run_of(fit_pla(data, order=order, max_iter=50), data, 1.0))
+
+
+@claim(
+    id="perceptron.cosine_grows_like_sqrt_t",
+    source="002 'Guarantee of PLA'",
+    statement="From w_0 = 0, after T updates cos(angle(w_f, w_T)) >= sqrt(T) rho / R, with "
+    "R^2 = max_n ||x_n||^2 and rho = min_n y_n w_f^T x_n / ||w_f||.",
+    method=Method.PROPERTY,
+    tags=("perceptron", "convergence"),
+)
+@given(data=separable_datasets(), order=orders)
+def cosine_grows_like_sqrt_t(data, order):
+    check_cosine_growth(run_of(fit_pla(data, order=order), data, 1.0), data.separator)
+
+
+
+# ---------------------------------------------------------------------------
+# Halting (000 §1.4, 001 §二.4, 004 §5.3.3)
+# ---------------------------------------------------------------------------
+
+
+@claim(
+    id="perceptron.pla_halts_on_separable_data",
+    source="001 §二.4; 000 §1.4; 004 §5.3.3",
+    statement="On linearly separable data the primal algorithm halts after finitely many "
+    "updates, and the last w (w_PLA) makes no mistake on the training set.",
+    method=Method.PROPERTY,
+    tags=("perceptron", "convergence"),
+)
+@given(data=separable_datasets(min_margin=0.05), eta=etas, order=orders)
+def pla_halts_on_separable_data(data, eta, order):
+    run = run_of(fit_pla(data, eta=eta, order=order), data, eta)
+    R2 = radius_squared(run)
+    # Novikoff with the drawn separator bounds the updates, hence the passes.
+    bound = R2 / data.margin**2
+    est = Perceptron(eta=eta, order=order, max_iter=int(bound) + 2).fit(data.X, data.y)
+    assert est.converged_, f"not halted after {est.n_iter_} passes (bound {bound:.3g})"
+    assert np.all(est.predict(data.X) == data.y)
+    assert np.all(run.y * (data.augmented() @ est.w_hat_) > 0)
+
+
+@claim(
+    id="perceptron.pla_never_halts_on_nonseparable_data",
+    source="001 §二.4; 004 §5.3.3",
+    statement="On data that are not linearly separable the algorithm does not converge: "
+    "every pass over the data makes at least one update, so the iterates keep changing "
+    "(oscillate) and no iterate classifies the training set without mistakes.",
+    method=Method.PROPERTY,
+    tags=("perceptron", "convergence"),
+)
+@given(data=nonseparable_datasets(), order=orders, passes=st.integers(1, 30))
+def pla_never_halts_on_nonseparable_data(data, order, passes):
+    est = Perceptron(order=order, max_iter=passes)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est.fit(data.X, data.y)
+    assert not est.converged_
+    assert any(issubclass(w.category, ConvergenceWarning) for w in caught)
+    assert est.n_updates_ >= passes  # at least one update per pass
+    X_hat = data.augmented()
+    y = np.where(data.y == est.classes_[1], 1, -1)
+    mistakes = np.sum((np.asarray(est.weight_history_) @ X_hat.T) * y <= 0, axis=1)
+    assert np.all(mistakes >= 1), mistakes
+
+
+@claim(
+    id="perceptron.solution_depends_on_order",
+    source="001 §二.5; 004 §5.3.2",
+    statement="PLA has many solutions: the separating hyperplane found depends on the order "
+    "in which misclassified points are chosen (and on the initial value).",
+    method=Method.ENUMERATION,
+    tags=("perceptron",),
+)
+def solution_depends_on_order(rng):
+    differing = 0
+    for trial in range(50):
+        X = rng.normal(size=(12, 2))
+        w = rng.normal(size=2)
+        y = np.where(X @ w + 0.3 >= 0, 1, -1)
+        if len(set(y)) < 2:
+            continue
+        a = Perceptron(order="cyclic", max_iter=10_000).fit(X, y)
+        b = Perceptron(order="cyclic", max_iter=10_000).fit(X[::-1], y[::-1])
+        evidence.add_examples(1)
+        if a.converged_ and b.converged_ and not np.allclose(a.w_hat_, b.w_hat_):
+            differing += 1
+            if differing == 1:
+                evidence.note(f"first witness at trial {trial}: w_hat {a.w_hat_.round(3)} "
+                              f"vs reversed order {b.w_hat_.round(3)}")
+    evidence.record("datasets where the order changed the solution", differing)
+    assert differing > 0, "visiting order never changed the solution"

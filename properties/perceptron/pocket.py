@@ -1,0 +1,150 @@
+"""The pocket algorithm (002 "Pocket PLA", 000 §1.5).
+
+Notation: x_hat = (x, 1) and w_hat = (w, b) absorb the bias (001 §二.2); a
+"run" is primal PLA from w_hat_0 = 0 with learning rate eta, and its history
+w_hat_0, ..., w_hat_k is read from the estimator's ``weight_history_``.
+"""
+
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from algorithms.perceptron import NotesPocket, Perceptron, PocketPerceptron
+from mltheory import Expect, Method, claim, evidence
+from mltheory.stats import check_probability_at_least
+from mltheory.strategies import (
+    nonseparable_datasets,
+    separable_datasets,
+)
+from properties.perceptron.strategies import seeds
+
+# ---------------------------------------------------------------------------
+# Pocket (002 "Pocket PLA", 000 §1.5)
+# ---------------------------------------------------------------------------
+
+
+def _errors(X_hat, y, W):
+    return np.sum((W @ X_hat.T) * y <= 0, axis=-1)
+
+
+@claim(
+    id="perceptron.pocket_never_gets_worse",
+    source="002 'Pocket PLA'; 000 §1.5",
+    statement="The pocket weights w_hat are replaced only by a w_{t+1} that makes fewer "
+    "mistakes, so the pocket's training error never increases and the returned w_POCKET is "
+    "the best of all iterates visited.",
+    method=Method.PROPERTY,
+    tags=("perceptron", "pocket"),
+)
+@given(data=nonseparable_datasets() | separable_datasets(), seed=seeds,
+       iters=st.integers(1, 60))
+def pocket_never_gets_worse(data, seed, iters):
+    est = PocketPerceptron(max_iter=iters, random_state=seed).fit(data.X, data.y)
+    pocket = np.asarray(est.pocket_errors_)
+    current = np.asarray(est.current_errors_)
+    assert np.all(np.diff(pocket) <= 0), pocket
+    assert np.array_equal(pocket, np.minimum.accumulate(current)), (pocket, current)
+    y = np.where(data.y == est.classes_[1], 1, -1)
+    returned = int(_errors(data.augmented(), y, np.append(est.coef_, est.intercept_)))
+    assert returned == pocket[-1] == current.min()
+
+
+def _notes_pocket_errors(data, seed, iters):
+    est = NotesPocket(max_iter=iters, random_state=seed).fit(data.X, data.y)
+    return np.asarray(est.pocket_errors_)
+
+
+@claim(
+    id="perceptron.pocket_code_never_gets_worse_as_written",
+    source="000 §1.5 (code)",
+    statement="(The note's Python code) the pocket kept by the printed pocket() / update() "
+    "code never gets worse: its training error is non-increasing.",
+    method=Method.PROPERTY,
+    tags=("perceptron", "pocket", "erratum"),
+    expect=Expect.REFUTED,
+    corrected_by="perceptron.pocket_never_gets_worse",
+    explanation="update() compares the candidate with the current w (len(classify(tmp_w)) <= "
+    "len(classify(self.w))), not with the pocket, so a candidate worse than the pocket but "
+    "no worse than w_t replaces it. The code also draws randint(0, len - 1), which never "
+    "picks the last mistake, and uses sample 0 instead of the only mistake when one is left.",
+)
+@given(data=nonseparable_datasets(), seed=seeds, iters=st.integers(2, 60))
+def pocket_code_never_gets_worse_as_written(data, seed, iters):
+    errors = _notes_pocket_errors(data, seed, iters)
+    assert np.all(np.diff(errors) <= 0), f"pocket error went up: {errors.tolist()}"
+
+
+@claim(
+    id="perceptron.pocket_reaches_zero_error_on_separable_data",
+    source="002 'Pocket PLA' Fun Time; 000 §1.5",
+    statement="On linearly separable data, pocket run for more than (R/gamma)^2 iterations "
+    "returns a w with no training mistake, like PLA (it only costs more: every candidate is "
+    "scored on the whole data set).",
+    method=Method.PROPERTY,
+    tags=("perceptron", "pocket"),
+)
+@given(data=separable_datasets(min_margin=0.05), seed=seeds)
+def pocket_reaches_zero_error_on_separable_data(data, seed):
+    R2 = float(np.max(np.sum(data.augmented() ** 2, axis=1)))
+    iters = int(R2 / data.margin**2) + 1
+    est = PocketPerceptron(max_iter=iters, random_state=seed).fit(data.X, data.y)
+    # Novikoff bounds PLA's updates by the same number, hence its passes by one more.
+    pla = Perceptron(max_iter=iters + 1).fit(data.X, data.y)
+    assert est.pocket_errors_[-1] == 0, f"pocket still makes {est.pocket_errors_[-1]} mistakes"
+    assert np.all(est.predict(data.X) == data.y), "pocket's prediction disagrees with y"
+    assert np.all(pla.predict(data.X) == data.y), "PLA did not separate the data"
+
+
+@claim(
+    id="perceptron.pocket_code_reaches_zero_error_as_written",
+    source="000 §1.5 (code)",
+    statement="(The note's Python code) on linearly separable data, the printed pocket code "
+    "run for more than (R/gamma)^2 iterations returns weights with no training mistake.",
+    method=Method.PROPERTY,
+    tags=("perceptron", "pocket", "erratum"),
+    expect=Expect.REFUTED,
+    corrected_by="perceptron.pocket_reaches_zero_error_on_separable_data",
+    explanation="When exactly one mistake is left the code updates on sample 0 (i = 0) "
+    "instead of on that mistake; sample 0 is correctly classified, so the update is not a "
+    "PLA step and the last mistake may never be corrected.",
+)
+@given(data=separable_datasets(min_margin=0.05), seed=seeds)
+def pocket_code_reaches_zero_error_as_written(data, seed):
+    R2 = float(np.max(np.sum(data.augmented() ** 2, axis=1)))
+    iters = int(R2 / data.margin**2) + 1
+    errors = _notes_pocket_errors(data, seed, iters)
+    assert errors[-1] == 0, f"still {errors[-1]} mistakes after {iters} iterations"
+
+
+@claim(
+    id="perceptron.pocket_slower_than_pla_on_separable_data",
+    source="002 'Pocket PLA' Fun Time",
+    statement="If D is linearly separable, pocket is slower than PLA: it needs more work "
+    "(sample evaluations) to reach a mistake-free w.",
+    method=Method.SIMULATION,
+    tags=("perceptron", "pocket"),
+)
+def pocket_slower_than_pla_on_separable_data(rng, scale):
+    n_sets = 100 * scale
+    slower = used = 0
+    for _ in range(n_sets):
+        n, d = int(rng.integers(5, 30)), int(rng.integers(1, 5))
+        X = rng.normal(size=(n, d))
+        w = rng.normal(size=d)
+        y = np.where(X @ w + rng.normal() * 0.5 >= 0, 1, -1)
+        if len(set(y.tolist())) < 2:
+            continue  # one class: not a classification problem
+        used += 1
+        pla = Perceptron(max_iter=100_000).fit(X, y)
+        pocket = PocketPerceptron(max_iter=100_000, random_state=int(rng.integers(2**31)))
+        pocket.fit(X, y)
+        # PLA looks at one sample per visit; pocket scores the data set once per iteration
+        # to find the mistakes and once more for the candidate.
+        pla_work = n * pla.n_iter_
+        pocket_work = n * (2 * pocket.n_updates_ + 1)
+        slower += pocket_work > pla_work
+    evidence.add_examples(used)
+    check_probability_at_least(slower, used, 0.5, label="P(pocket needs more evaluations)")

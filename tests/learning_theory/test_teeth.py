@@ -1,0 +1,247 @@
+"""Teeth: the checks of the learning-theory claims refute deliberately broken bounds.
+
+Each test runs the very check body a claim uses (through the same runner and
+profile) on a broken variant - an exponent doubled, a complexity term dropped,
+a constant halved, a condition removed - and asserts it is refuted.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import given
+from hypothesis import strategies as st
+
+import properties.learning_theory.inequalities as ineq
+import properties.learning_theory.pac as pac
+import properties.learning_theory.rademacher as rad
+import properties.learning_theory.stability as stab
+import properties.learning_theory.vc as vc
+from algorithms.learning_theory import (
+    RadonPartition,
+    finite_class_deviation,
+    hoeffding_deviation,
+    pac_sample_size,
+    radon_partition,
+    ridge_stability_bounds,
+    sauer_bound,
+)
+from mltheory.symbolic import Derivation
+from mltheory.testing import assert_holds, assert_refutes
+from properties.learning_theory.support import memoriser_scenario
+
+
+def doubled(two_sided=False, **_):
+    return 2.0 if two_sided else 1.0
+
+
+def test_hoeffding_with_the_exponent_doubled_is_refuted():
+    assert_refutes(ineq.hoeffding_check(
+        lambda m, e, two_sided=False: doubled(two_sided) * math.exp(-4 * m * e * e)))
+
+
+def test_mcdiarmid_with_the_exponent_doubled_is_refuted():
+    assert_refutes(ineq.mcdiarmid_check(
+        lambda c, e, two_sided=False: doubled(two_sided) * math.exp(-4 * e * e / np.sum(c**2))))
+
+
+def test_jensen_check_refutes_a_concave_function():
+    @given(t=st.floats(0.1, 5.0))
+    def check(t):
+        ineq.check_jensen(np.array([-t, t]), np.array([0.5, 0.5]), lambda x: -(x**2))
+    assert_refutes(check)
+
+
+def test_a_biased_empirical_error_is_refuted():
+    problem = type("P", (), {"p": np.array([0.5, 0.5]), "eta": np.array([1.0, 0.0])})
+    h = np.array([1, 1])  # E(h) = 1/2
+
+    def check():
+        ineq.check_empirical_error_unbiased(problem, h, 3,
+                                            estimator=lambda mistakes, m: mistakes.sum() / (m + 1))
+    assert_refutes(check)
+
+
+def test_squared_disagreement_violates_the_triangle_inequality():
+    def check():
+        ineq.check_disagreement_metric(
+            np.full(4, 0.25), [np.array([1, 1, 1, 1]), np.array([-1, 1, 1, 1]),
+                               np.array([-1, -1, 1, 1])],
+            distance=lambda p, a, b: float(p @ (a != b)) ** 2)
+    assert_refutes(check)
+
+
+def test_consistency_probability_with_a_squared_rate_is_refuted():
+    assert_refutes(pac.consistent_probability_check(lambda e, m: (1 - e) ** (2 * m)))
+
+
+def test_union_bound_without_the_class_size_is_refuted():
+    assert_refutes(pac.union_bound_check(lambda k, e, m: (1 - e) ** m, "no |H|"))
+
+
+def test_a_quarter_of_the_pac_sample_size_is_refuted():
+    assert_refutes(pac.sample_size_check(lambda k, e, d: max(1, pac_sample_size(k, e, d) // 4)))
+
+
+def test_agnostic_hoeffding_with_the_exponent_doubled_is_refuted():
+    assert_refutes(pac.agnostic_hoeffding_check(
+        lambda m, e, two_sided=False: doubled(two_sided) * math.exp(-4 * m * e * e)))
+
+
+def test_agnostic_interval_of_half_the_width_is_refuted():
+    assert_refutes(pac.agnostic_interval_check(lambda m, d: hoeffding_deviation(m, d) / 2))
+
+
+def test_finite_class_bound_without_ln_h_is_refuted():
+    assert_refutes(pac.finite_uniform_check(lambda k, m, d: hoeffding_deviation(m, d)))
+
+
+def test_erm_excess_risk_below_a_quarter_of_the_deviation_is_refuted():
+    assert_refutes(pac.erm_check(0.25))
+
+
+def test_growth_below_2_to_the_m_is_refuted():
+    assert_refutes(vc.growth_check(lambda m: 2**m - 1))
+
+
+def test_sauer_with_d_minus_1_is_refuted():
+    assert_refutes(vc.sauer_check(lambda m, d: sauer_bound(m, max(d - 1, 0)) if d else 0))
+
+
+def test_polynomial_growth_bound_without_m_at_least_d_is_refuted():
+    assert_refutes(lambda: vc.check_polynomial_growth(10, m_from=lambda d: 1))
+
+
+def test_halfspaces_do_not_have_vc_dimension_d_plus_2():
+    @given(case=vc.halfspace_cases(extra=1))
+    def check(case):
+        d, X = case
+        vc.check_halfspace_vc(d, X, claimed=d + 2)
+    assert_refutes(check)
+
+
+def float_radon_partition(X):
+    """The former floating-point construction: SVD null vector, entries below 1e-9 as 0."""
+    from scipy.linalg import null_space
+    lam = null_space(np.vstack([X.T, np.ones((1, X.shape[0]))]))[:, 0]
+    lam = lam / np.max(np.abs(lam))
+    labels = np.where(lam < -1e-9, -1, 1)
+    if np.all(labels == 1):
+        labels, lam = np.where(lam > 1e-9, -1, 1), -lam
+    weights = np.where(labels == 1, np.maximum(lam, 0), np.minimum(lam, 0))
+    weights = weights / weights[weights > 0].sum()
+    weights[weights < 0] /= -weights[weights < 0].sum()
+    fr = tuple(Fraction(float(w)) for w in weights)
+    point = tuple(sum(fr[i] * Fraction(float(X[i, k])) for i in range(X.shape[0]) if fr[i] > 0)
+                  for k in range(X.shape[1]))
+    return RadonPartition(labels=labels, weights=fr, point=point)
+
+
+def test_a_floating_point_radon_partition_is_refuted_on_the_degenerate_set():
+    assert_refutes(lambda: vc.check_halfspace_vc(3, vc.DEGENERATE_RADON, claimed=4,
+                                                 partition=float_radon_partition))
+    assert_holds(lambda: vc.check_halfspace_vc(3, vc.DEGENERATE_RADON, claimed=4))
+
+
+def test_a_radon_certificate_with_a_flipped_label_is_refuted():
+    def flipped(X):
+        part = radon_partition(X)
+        labels = part.labels.copy()
+        labels[int(np.flatnonzero(np.array(part.weights) != 0)[0])] *= -1
+        return RadonPartition(labels=labels, weights=part.weights, point=part.point)
+
+    @given(case=vc.halfspace_cases())
+    def check(case):
+        d, X = case
+        vc.check_halfspace_vc(d, X, claimed=d + 1, partition=flipped)
+    assert_refutes(check)
+
+
+def test_vc_tail_without_the_growth_function_is_refuted():
+    def check(rng, scale):
+        draw = memoriser_scenario(100, 100, 500, rng)
+        vc.check_vc_tail(draw, 0.05, lambda dr, e: 2 * math.exp(-2 * dr.m * e * e))
+    assert_refutes(check)
+
+
+def test_vc_bound_without_the_dimension_term_is_refuted():
+    def check(rng, scale):
+        draw = memoriser_scenario(400, 200, 500, rng)
+        vc.check_vc_generalisation(draw, 0.05,
+                                   lambda m, d, dl: math.sqrt(8 * math.log(4 / dl) / m))
+    assert_refutes(check)
+
+
+def test_error_identity_with_the_wrong_factor_is_refuted():
+    assert_refutes(rad.error_identity_check(1.0))
+
+
+def test_massart_without_the_factor_2_is_refuted():
+    assert_refutes(rad.massart_check(lambda n, m: math.sqrt(math.log(n) / m)))
+
+
+@pytest.mark.parametrize("line", [False, True])
+def test_rademacher_bounds_without_the_complexity_term_are_refuted(line):
+    def check(rng, scale):
+        draws = [memoriser_scenario(100, 100, 500, rng)]
+        rad.check_binary_bound(draws, excess=lambda r, m, d, emp: rad._binary(0.0, m, d, emp)
+                               if emp == line else rad._binary(r, m, d, emp))
+    assert_refutes(check)
+
+
+def test_real_valued_rademacher_bound_without_the_complexity_term_is_refuted():
+    def check(rng, scale):
+        rad.check_real_bound([memoriser_scenario(100, 100, 500, rng)], [],
+                             excess=lambda r, m, d, emp: rad._real(0.0, m, d, emp))
+    assert_refutes(check)
+
+
+def test_rademacher_vc_bound_without_the_dimension_term_is_refuted():
+    def check(rng, scale):
+        rad.check_rademacher_vc([memoriser_scenario(100, 100, 500, rng)], 0.05,
+                                lambda m, d, dl: math.sqrt(math.log(1 / dl) / (2 * m)))
+    assert_refutes(check)
+
+
+def test_ridge_stability_faster_than_1_over_m_is_refuted():
+    def check(rng, scale):
+        def bound(m):
+            b = ridge_stability_bounds(m, stab.ALPHA, stab.RADIUS, stab.Y_BOUND)
+            return {k: v / m for k, v in b.items()}  # c/m^2 instead of c/m
+        stab.check_stability_rate(stab.measure_stability(rng, 1), bound)
+    assert_refutes(check)
+
+
+def test_generalisation_loss_below_the_empirical_loss_is_refuted():
+    def check(rng, scale):
+        stab.check_stability_generalisation(rng, 100, 10, 0.1, excess=lambda m, loo: 0.0)
+    assert_refutes(check)
+
+
+def test_off_training_error_below_one_half_is_refuted():
+    assert_refutes(stab.off_training_check(0.25))
+
+
+def test_a_derivation_with_a_wrong_constant_is_refuted():
+    m, delta = sp.symbols("m delta", positive=True)
+    wrong = sp.sqrt(sp.log(1 / delta) / (2 * m))  # (9.15) with ln(1/delta) for ln(2/delta)
+
+    def check():
+        d = Derivation("broken (9.15)")
+        d.equal("2 exp(-2 m eps^2) = delta",
+                sp.expand_log(sp.log(2 * sp.exp(-2 * m * wrong**2)), force=True), sp.log(delta))
+        d.verify()
+    assert_refutes(check)
+
+
+def test_the_honest_bounds_hold_on_the_same_teeth_scenarios():
+    def check(rng, scale):
+        draw = memoriser_scenario(100, 100, 500, rng)
+        rad.check_binary_bound([draw], excess=rad._binary)
+        pac.check_finite_uniform(pac.AGNOSTIC_PINNED[0]["case"],
+                                 deviation=finite_class_deviation, trials=500)
+    assert_holds(check)
