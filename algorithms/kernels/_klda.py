@@ -6,7 +6,7 @@ from numbers import Real
 
 import numpy as np
 import scipy.linalg
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from algorithms.kernels._kernel_ridge import _check_features
@@ -36,7 +36,7 @@ def klda_matrices(K: np.ndarray, labels01: np.ndarray) -> tuple[np.ndarray, np.n
     return mu_hat, np.outer(diff, diff), N
 
 
-class KernelLDA(ClassifierMixin, BaseEstimator):
+class KernelLDA(ClassifierMixin, TransformerMixin, BaseEstimator):
     """Two-class kernel Fisher discriminant.
 
     Maximises ``J(alpha) = alpha^T M alpha / alpha^T N alpha`` (4.53) with the

@@ -1,0 +1,320 @@
+"""The one input-validation layer of every algorithm family.
+
+Estimators validate data at their public boundary (``fit``, ``predict``, ...) through
+scikit-learn's own machinery, so they refuse what the ecosystem expects them to refuse
+with the messages it expects (sparse input, complex or object data, empty arrays, 1-d
+``X``, a missing ``y``, a feature count that differs from ``n_features_in_``), and they
+add the project's context where it helps (which argument, which class set, why).
+Non-estimator functions (bounds, growth functions, datasets) use the scalar and array
+checks here, with the same wording.
+
+Every check raises :class:`ValueError` naming the argument. A value of the wrong *type*
+raises :class:`InvalidArgumentError`, which is both a ``ValueError`` and a
+``TypeError`` (the convention of scikit-learn's ``InvalidParameterError``), so callers
+may catch either. Nothing here runs inside a per-sample loop.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+
+import numpy as np
+from sklearn.utils import check_random_state as _sk_check_random_state
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import (
+    _check_sample_weight,
+    check_array,
+    check_is_fitted,
+    column_or_1d,
+    validate_data,
+)
+
+__all__ = [
+    "InvalidArgumentError",
+    "check_array_argument",
+    "check_bool",
+    "check_choice",
+    "check_fitted",
+    "check_int",
+    "check_random_state",
+    "check_real",
+    "check_sample_weight",
+    "encode_classes",
+    "labels_in_classes",
+    "make_rng",
+    "target_kind",
+    "validate_classification",
+    "validate_features",
+    "validate_regression",
+]
+
+
+class InvalidArgumentError(ValueError, TypeError):
+    """An argument of the wrong type or value; a ``ValueError`` and a ``TypeError``."""
+
+
+# ---------------------------------------------------------------------------
+# Scalars
+# ---------------------------------------------------------------------------
+
+
+def _interval(low, high, low_open, high_open) -> str:
+    return (
+        f"{'(' if low_open else '['}{'-inf' if low is None else low}, "
+        f"{'inf' if high is None else high}{')' if high_open or high is None else ']'}"
+    )
+
+
+def check_real(
+    value: object,
+    name: str,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_open: bool = False,
+    high_open: bool = False,
+    allow_inf: bool = False,
+) -> float:
+    """``value`` as a float inside the stated interval (finite unless ``allow_inf``).
+
+    Booleans are refused: ``True`` is not a learning rate.
+    """
+    where = _interval(low, high, low_open, high_open)
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise InvalidArgumentError(f"{name} must be a real number in {where}, got {value!r}.")
+    v = float(value)
+    bad = math.isnan(v) or (math.isinf(v) and not allow_inf)
+    if low is not None:
+        bad = bad or v < low or (low_open and v == low)
+    if high is not None:
+        bad = bad or v > high or (high_open and v == high)
+    if bad:
+        finite = "" if allow_inf else "finite "
+        raise ValueError(f"{name} must be a {finite}real number in {where}, got {value!r}.")
+    return v
+
+
+def check_int(
+    value: object,
+    name: str,
+    *,
+    low: int | None = None,
+    high: int | None = None,
+    integral_floats: bool = False,
+) -> int:
+    """``value`` as an int in ``[low, high]``.
+
+    ``integral_floats`` also accepts reals with an integer value (``5.0``), for the
+    learning-theory functions whose sizes often arrive from float arithmetic.
+    """
+    if isinstance(value, bool | np.bool_):
+        raise InvalidArgumentError(f"{name} must be an integer, got {value!r}.")
+    if not isinstance(value, numbers.Integral):
+        if integral_floats and isinstance(value, numbers.Real) and float(value).is_integer():
+            value = int(value)
+        else:
+            raise InvalidArgumentError(f"{name} must be an integer, got {value!r}.")
+    v = int(value)
+    if (low is not None and v < low) or (high is not None and v > high):
+        bounds = f">= {low}" if high is None else f"in [{low}, {high}]"
+        raise ValueError(f"{name} must be an integer {bounds}, got {value!r}.")
+    return v
+
+
+def check_bool(value: object, name: str) -> bool:
+    """``value`` as a bool (numpy bools accepted, 0/1 refused)."""
+    if not isinstance(value, bool | np.bool_):
+        raise InvalidArgumentError(f"{name} must be True or False, got {value!r}.")
+    return bool(value)
+
+
+def check_choice(value: object, name: str, choices: Sequence[str]) -> str:
+    """``value`` if it is one of ``choices``."""
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}.")
+    return value
+
+
+def make_rng(random_state: object, name: str = "random_state") -> np.random.Generator:
+    """``np.random.default_rng(random_state)`` with an error naming the argument.
+
+    Accepts None, an int >= 0, a SeedSequence, a BitGenerator or a Generator.
+    """
+    message = f"{name} must be None, an int >= 0 or a numpy Generator, got {random_state!r}."
+    if isinstance(random_state, bool | np.bool_):
+        raise InvalidArgumentError(message)
+    if isinstance(random_state, np.random.RandomState):
+        # scikit-learn's legacy generator: draw a seed from it, deterministically
+        return np.random.default_rng(int(random_state.randint(0, 2**31 - 1)))
+    try:
+        return np.random.default_rng(random_state)
+    except (TypeError, ValueError) as exc:
+        raise InvalidArgumentError(message) from exc
+
+
+def check_random_state(random_state: object) -> np.random.RandomState:
+    """scikit-learn's ``check_random_state`` (for code that needs a RandomState)."""
+    try:
+        return _sk_check_random_state(random_state)
+    except ValueError as exc:
+        raise InvalidArgumentError(f"random_state is invalid: {exc}") from exc
+
+
+# ---------------------------------------------------------------------------
+# Arrays outside the estimator protocol
+# ---------------------------------------------------------------------------
+
+
+def check_array_argument(
+    value: object,
+    name: str,
+    *,
+    shape: tuple[int | None, ...] | None = None,
+    ndim: int | None = None,
+    dtype: object = np.float64,
+    allow_empty: bool = False,
+    finite: bool = True,
+) -> np.ndarray:
+    """A numeric array argument (initial weights, a point set, a probability vector).
+
+    ``shape`` entries that are ``None`` are free; ``ndim`` checks only the rank.
+    """
+    try:
+        arr = np.asarray(value, dtype=dtype)
+    except (TypeError, ValueError) as exc:
+        raise InvalidArgumentError(f"{name} must be a numeric array: {exc}") from exc
+    want_ndim = len(shape) if shape is not None else ndim
+    if want_ndim is not None and arr.ndim != want_ndim:
+        raise ValueError(f"{name} must be a {want_ndim}-d array, got shape {arr.shape}.")
+    pairs = zip(shape or (), arr.shape if shape is not None else (), strict=True)
+    if any(s is not None and s != a for s, a in pairs):
+        want = "(" + ", ".join("any" if s is None else str(s) for s in shape) + ")"
+        raise ValueError(f"{name} must have shape {want}, got shape {arr.shape}.")
+    if not allow_empty and arr.size == 0:
+        raise ValueError(f"{name} must not be empty, got shape {arr.shape}.")
+    if finite and arr.dtype.kind in "fc" and not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must contain only finite values (no NaN or infinity).")
+    return arr
+
+
+# ---------------------------------------------------------------------------
+# Estimator data: thin layers over sklearn.utils.validation.validate_data
+# ---------------------------------------------------------------------------
+
+
+def validate_features(estimator: object, X: object, *, reset: bool = False, **kwargs) -> np.ndarray:
+    """``X`` as a finite float64 (N, d) array through ``validate_data``.
+
+    ``reset=True`` (in ``fit``) records ``n_features_in_``; ``reset=False`` (in
+    ``predict``/``transform``) checks that the estimator is fitted and that the number
+    of features matches. Sparse, complex, object and empty inputs get scikit-learn's
+    messages.
+    """
+    if not reset:
+        check_is_fitted(estimator)
+    kwargs.setdefault("dtype", np.float64)
+    return validate_data(estimator, X, reset=reset, **kwargs)
+
+
+def _check_y_present(estimator: object, y: object) -> None:
+    if y is None:
+        raise ValueError(
+            f"{type(estimator).__name__} requires y to be passed, but the target y is None."
+        )
+
+
+def validate_regression(
+    estimator: object, X: object, y: object, *, positive: bool = False, **kwargs
+) -> tuple[np.ndarray, np.ndarray]:
+    """Training data of a regressor: ``X`` (N, d) float64 and a finite float64 ``y`` (N,).
+
+    A column vector ``y`` is raveled with a ``DataConversionWarning``; ``positive``
+    requires ``y > 0`` (models of a log-target), named in the message.
+    """
+    _check_y_present(estimator, y)
+    kwargs.setdefault("dtype", np.float64)
+    X_arr, y_arr = validate_data(estimator, X, y, y_numeric=True, **kwargs)
+    if positive and not np.all(y_arr > 0):
+        raise ValueError(
+            f"y must be strictly positive for {type(estimator).__name__} (its model is "
+            f"ln y = w^T x + b); the smallest value is {float(np.min(y_arr))!r}."
+        )
+    return X_arr, y_arr
+
+
+def encode_classes(
+    y: np.ndarray, *, min_classes: int = 2, max_classes: int | None = None, what: str = ""
+) -> tuple[np.ndarray, np.ndarray]:
+    """(classes, codes) with codes in 0..K-1, checking the number of classes."""
+    classes, codes = np.unique(y, return_inverse=True)
+    k = classes.shape[0]
+    why = f" ({what})" if what else ""
+    if k < min_classes:
+        raise ValueError(
+            f"y must contain at least {min_classes} classes{why}; got {k} class: "
+            f"{classes.tolist()[:10]}."
+        )
+    if max_classes is not None and k > max_classes:
+        only = "binary" if max_classes == 2 else f"at most {max_classes}-class"
+        raise ValueError(
+            f"Only {only} classification is supported{why}: y must contain at most "
+            f"{max_classes} classes, got {k}: {classes.tolist()[:10]}."
+        )
+    return classes, codes.reshape(-1)
+
+
+def validate_classification(
+    estimator: object,
+    X: object,
+    y: object,
+    *,
+    min_classes: int = 2,
+    max_classes: int | None = None,
+    what: str = "",
+    **kwargs,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Training data of a classifier; sets ``classes_`` and returns ``(X, codes)``.
+
+    ``codes[i]`` is the position of ``y[i]`` in ``classes_`` (sorted labels). Refuses a
+    continuous target ("Unknown label type"), one class, and more than
+    ``max_classes`` classes (binary-only algorithms say so, with ``what`` explaining
+    why, e.g. ``"the notes' algorithm is binary"``).
+    """
+    _check_y_present(estimator, y)
+    kwargs.setdefault("dtype", np.float64)
+    X_arr, y_arr = validate_data(estimator, X, y, **kwargs)
+    check_classification_targets(y_arr)
+    classes, codes = encode_classes(
+        y_arr, min_classes=min_classes, max_classes=max_classes, what=what
+    )
+    estimator.classes_ = classes
+    return X_arr, codes
+
+
+def check_sample_weight(sample_weight: object, X: np.ndarray) -> np.ndarray:
+    """Non-negative finite per-sample weights of length N (``None`` means ones)."""
+    return _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+
+
+def check_fitted(estimator: object, attributes: str | Sequence[str] | None = None) -> None:
+    """scikit-learn's ``check_is_fitted`` (raises ``NotFittedError``)."""
+    check_is_fitted(estimator, attributes)
+
+
+def target_kind(y: object) -> str:
+    """scikit-learn's ``type_of_target`` of ``y`` ("binary", "multiclass", "continuous"...)."""
+    return type_of_target(y)
+
+
+def labels_in_classes(classes: np.ndarray, y: object, n_samples: int) -> np.ndarray:
+    """Positions in ``classes`` of labels ``y`` given at scoring time (ValueError naming y)."""
+    y_arr = column_or_1d(check_array(y, ensure_2d=False, dtype=None))
+    if y_arr.shape[0] != n_samples:
+        raise ValueError(f"y has {y_arr.shape[0]} labels but X has {n_samples} samples.")
+    idx = np.searchsorted(classes, y_arr)
+    idx = np.clip(idx, 0, classes.shape[0] - 1)
+    if not np.all(classes[idx] == y_arr):
+        raise ValueError(f"y contains labels outside the fitted classes {classes.tolist()}.")
+    return idx
