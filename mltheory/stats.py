@@ -110,26 +110,29 @@ class ProbabilityDecision:
         )
 
 
+def _decide(
+    successes: int, trials: int, claimed: float, relation: str, confidence: float
+) -> ProbabilityDecision:
+    lo, _ = clopper_pearson(successes, trials, confidence, sided="lower")
+    _, hi = clopper_pearson(successes, trials, confidence, sided="upper")
+    refuted = lo > claimed if relation == "<=" else hi < claimed
+    return ProbabilityDecision(
+        int(successes), int(trials), float(claimed), relation, confidence, lo, hi, refuted
+    )
+
+
 def decide_at_most(
     successes: int, trials: int, claimed: float, *, confidence: float = DEFAULT_CONFIDENCE
 ) -> ProbabilityDecision:
     """Decide the claim ``P <= claimed``: refuted iff the one-sided lower bound exceeds it."""
-    lo, _ = clopper_pearson(successes, trials, confidence, sided="lower")
-    _, hi = clopper_pearson(successes, trials, confidence, sided="upper")
-    return ProbabilityDecision(
-        int(successes), int(trials), float(claimed), "<=", confidence, lo, hi, lo > claimed
-    )
+    return _decide(successes, trials, claimed, "<=", confidence)
 
 
 def decide_at_least(
     successes: int, trials: int, claimed: float, *, confidence: float = DEFAULT_CONFIDENCE
 ) -> ProbabilityDecision:
     """Decide the claim ``P >= claimed``: refuted iff the one-sided upper bound is below it."""
-    lo, _ = clopper_pearson(successes, trials, confidence, sided="lower")
-    _, hi = clopper_pearson(successes, trials, confidence, sided="upper")
-    return ProbabilityDecision(
-        int(successes), int(trials), float(claimed), ">=", confidence, lo, hi, hi < claimed
-    )
+    return _decide(successes, trials, claimed, ">=", confidence)
 
 
 def _check(decision: ProbabilityDecision, label: str, context: str) -> ProbabilityDecision:
@@ -156,7 +159,7 @@ def check_probability_at_most(
     context: str = "",
 ) -> ProbabilityDecision:
     """Record the evidence for ``P <= claimed`` and raise AssertionError if refuted."""
-    return _check(decide_at_most(successes, trials, claimed, confidence=confidence), label, context)
+    return _check(_decide(successes, trials, claimed, "<=", confidence), label, context)
 
 
 def check_probability_at_least(
@@ -169,9 +172,7 @@ def check_probability_at_least(
     context: str = "",
 ) -> ProbabilityDecision:
     """Record the evidence for ``P >= claimed`` and raise AssertionError if refuted."""
-    return _check(
-        decide_at_least(successes, trials, claimed, confidence=confidence), label, context
-    )
+    return _check(_decide(successes, trials, claimed, ">=", confidence), label, context)
 
 
 def hoeffding_interval(

@@ -67,21 +67,22 @@ class Derivation:
         self.steps.append(Step(name, sp.sympify(lhs), sp.sympify(rhs), "==", None, because))
         return self
 
+    def _inequality(self, name, lhs, rhs, relation, slack, because) -> Derivation:
+        self.steps.append(Step(name, sp.sympify(lhs), sp.sympify(rhs), relation,
+                               sp.sympify(slack), because))
+        return self
+
     def leq(
         self, name: str, lhs: sp.Expr, rhs: sp.Expr, *, slack: sp.Expr, because: str
     ) -> Derivation:
         """``lhs <= rhs`` because ``rhs - lhs == slack`` and ``slack >= 0``."""
-        self.steps.append(Step(name, sp.sympify(lhs), sp.sympify(rhs), "<=",
-                               sp.sympify(slack), because))
-        return self
+        return self._inequality(name, lhs, rhs, "<=", slack, because)
 
     def geq(
         self, name: str, lhs: sp.Expr, rhs: sp.Expr, *, slack: sp.Expr, because: str
     ) -> Derivation:
         """``lhs >= rhs`` because ``lhs - rhs == slack`` and ``slack >= 0``."""
-        self.steps.append(Step(name, sp.sympify(lhs), sp.sympify(rhs), ">=",
-                               sp.sympify(slack), because))
-        return self
+        return self._inequality(name, lhs, rhs, ">=", slack, because)
 
     def check_step(self, step: Step) -> str:
         """Return '' if the step holds, else a description of why it fails."""
