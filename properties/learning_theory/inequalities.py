@@ -13,11 +13,12 @@ about a minute per claim.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 
 import numpy as np
-from hypothesis import example, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 from algorithms.learning_theory import FiniteProblem, hoeffding_tail, mcdiarmid_tail
@@ -30,7 +31,7 @@ from properties.learning_theory.strategies import (
     bounded_distributions,
     finite_learning_problems,
 )
-from properties.learning_theory.support import EVENT_MARGIN, scaled_trials
+from properties.learning_theory.support import EVENT_MARGIN, bound_check
 
 #: Simulated samples per Hypothesis example (a CP lower bound at 1 - 1e-6 is then
 #: within about 0.02 of an observed frequency of 1/2).
@@ -177,6 +178,23 @@ def jensen(atoms, data, kind, params):
 # ---------------------------------------------------------------------------
 
 
+def check_both_tails(deviation: np.ndarray, epsilon: float, margin: float,
+                     tail: Callable[..., float], *, statistic: str, bound: str,
+                     context: str) -> None:
+    """Decide both lines of a concentration inequality on simulated deviations:
+    ``P(dev >= eps) <= tail()`` and ``P(|dev| >= eps) <= tail(two_sided=True)``, events
+    counted with ``margin`` on the inside; ``statistic`` and ``bound`` name them in labels."""
+    trials = deviation.size
+    one = int(np.sum(deviation >= epsilon + margin))
+    two = int(np.sum(np.abs(deviation) >= epsilon + margin))
+    check_probability_at_most(one, trials, tail(),
+                              label=f"P({statistic} - E {statistic} >= eps) vs {bound}",
+                              context=context)
+    check_probability_at_most(two, trials, tail(two_sided=True),
+                              label=f"P(|{statistic} - E {statistic}| >= eps) vs 2 {bound}",
+                              context=context)
+
+
 def check_hoeffding(dists: list[BoundedDistribution], m: int, epsilon: float,
                     gen: SeededGenerator, *, tail: Callable[..., float] = hoeffding_tail,
                     trials: int = TRIALS) -> None:
@@ -189,17 +207,11 @@ def check_hoeffding(dists: list[BoundedDistribution], m: int, epsilon: float,
         if cols:
             x[:, cols] = d.sample(gen.generator, (trials, len(cols)))
     mu = float(np.mean([means[i % len(dists)] for i in range(m)]))
-    deviation = x.mean(axis=1) - mu
-    one = int(np.sum(deviation >= epsilon + EVENT_MARGIN))
-    two = int(np.sum(np.abs(deviation) >= epsilon + EVENT_MARGIN))
     evidence.note(f"Hoeffding: {trials} simulated samples per case; m, epsilon and the "
                   "[0,1] laws drawn by Hypothesis")
-    check_probability_at_most(one, trials, tail(m, epsilon),
-                              label="P(mean - E mean >= eps) vs exp(-2 m eps^2)",
-                              context=f"m={m}, eps={epsilon!r}: ")
-    check_probability_at_most(two, trials, tail(m, epsilon, two_sided=True),
-                              label="P(|mean - E mean| >= eps) vs 2 exp(-2 m eps^2)",
-                              context=f"m={m}, eps={epsilon!r}: ")
+    check_both_tails(x.mean(axis=1) - mu, epsilon, EVENT_MARGIN,
+                     functools.partial(tail, m, epsilon), statistic="mean",
+                     bound="exp(-2 m eps^2)", context=f"m={m}, eps={epsilon!r}: ")
 
 
 _BERNOULLI_HALF = BoundedDistribution(np.array([0.0, 1.0]), np.array([0.5, 0.5]))
@@ -217,23 +229,10 @@ HOEFFDING_PINNED = [
 ]
 
 
-def with_examples(pinned: list[dict]):
-    """Apply ``@example`` for each pinned case."""
-    def decorate(func):
-        for case in reversed(pinned):
-            func = example(**case)(func)
-        return func
-    return decorate
-
-
 def hoeffding_check(tail: Callable[..., float]):
     """The Hypothesis check of (9.5) for a given tail function (the claim's or a broken one)."""
-    @given(**hoeffding_cases)
-    @with_examples(HOEFFDING_PINNED)
-    def check(dists, m, epsilon, gen, scale):
-        check_hoeffding(dists, m, epsilon, gen, tail=tail,
-                        trials=scaled_trials(TRIALS, scale, HOEFFDING_MAX_FACTOR))
-    return check
+    return bound_check(check_hoeffding, hoeffding_cases, HOEFFDING_PINNED, trials=TRIALS,
+                       max_factor=HOEFFDING_MAX_FACTOR, tail=tail)
 
 
 hoeffding = claim(
@@ -291,19 +290,13 @@ def check_mcdiarmid(kind: str, dist: BoundedDistribution, m: int, weights: list[
     if norm == 0.0:
         return  # a constant f: both probabilities are 0
     epsilon = t * norm
-    dev = f - mean
     margin = EVENT_MARGIN * max(1.0, float(np.sum(np.abs(a))), float(m))
-    one = int(np.sum(dev >= epsilon + margin))
-    two = int(np.sum(np.abs(dev) >= epsilon + margin))
     evidence.note(f"McDiarmid: {trials} simulated samples per case; f in "
                   "{weighted sum, maximum, number of distinct values}, law, m and eps drawn "
                   "by Hypothesis; E f computed exactly")
-    check_probability_at_most(one, trials, tail(c, epsilon),
-                              label="P(f - E f >= eps) vs exp(-2 eps^2 / sum c_i^2)",
-                              context=f"{kind}, m={m}, eps={epsilon!r}: ")
-    check_probability_at_most(two, trials, tail(c, epsilon, two_sided=True),
-                              label="P(|f - E f| >= eps) vs 2 exp(-2 eps^2 / sum c_i^2)",
-                              context=f"{kind}, m={m}, eps={epsilon!r}: ")
+    check_both_tails(f - mean, epsilon, margin, functools.partial(tail, c, epsilon),
+                     statistic="f", bound="exp(-2 eps^2 / sum c_i^2)",
+                     context=f"{kind}, m={m}, eps={epsilon!r}: ")
 
 
 mcdiarmid_cases = dict(
@@ -323,12 +316,9 @@ MCDIARMID_PINNED = [
 
 
 def mcdiarmid_check(tail: Callable[..., float]):
-    @given(**mcdiarmid_cases)
-    @with_examples(MCDIARMID_PINNED)
-    def check(kind, dist, m, weights, t, gen, scale):
-        check_mcdiarmid(kind, dist, m, weights, t, gen, tail=tail,
-                        trials=scaled_trials(TRIALS, scale, MCDIARMID_MAX_FACTOR))
-    return check
+    """The Hypothesis check of (9.7) for a given tail function (the claim's or a broken one)."""
+    return bound_check(check_mcdiarmid, mcdiarmid_cases, MCDIARMID_PINNED, trials=TRIALS,
+                       max_factor=MCDIARMID_MAX_FACTOR, tail=tail)
 
 
 mcdiarmid = claim(

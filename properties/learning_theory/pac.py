@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from scipy import stats
@@ -38,8 +37,7 @@ from algorithms.learning_theory import (
 from mltheory import Method, claim, evidence
 from mltheory.numeric import Tolerance, assert_leq
 from mltheory.stats import check_probability_at_least, check_probability_at_most
-from properties.learning_theory.inequalities import with_examples
-from properties.learning_theory.support import EVENT_MARGIN, fraction_ceil, scaled_trials
+from properties.learning_theory.support import EVENT_MARGIN, bound_check, fraction_ceil
 
 #: Simulated training sets per Hypothesis example in the ``quick`` profile; the
 #: ``thorough`` profile multiplies them by its scale, capped per claim below.
@@ -170,12 +168,9 @@ def check_consistent_probability(case: PacCase, m: int, *,
 
 
 def consistent_probability_check(rate: Callable[[float, int], float]):
-    @given(case=pac_cases(), m=st.integers(1, 30))
-    @with_examples([dict(case=PAC_PINNED[0]["case"], m=4)])
-    def check(case, m, scale):
-        check_consistent_probability(
-            case, m, rate=rate, trials=scaled_trials(TRIALS, scale, CONSISTENT_MAX_FACTOR))
-    return check
+    return bound_check(check_consistent_probability, dict(case=pac_cases(), m=st.integers(1, 30)),
+                       [dict(case=PAC_PINNED[0]["case"], m=4)], trials=TRIALS,
+                       max_factor=CONSISTENT_MAX_FACTOR, rate=rate)
 
 
 consistent_hypothesis_probability = claim(
@@ -190,12 +185,9 @@ consistent_hypothesis_probability = claim(
 
 
 def union_bound_check(bound: Callable[[int, float, int], float], label: str):
-    @given(case=pac_cases(), m=st.integers(1, 40))
-    @with_examples([dict(case=PAC_PINNED[0]["case"], m=8)])
-    def check(case, m, scale):
-        check_union_bound(case, m, bound=bound, label=label,
-                          trials=scaled_trials(TRIALS, scale, UNION_MAX_FACTOR))
-    return check
+    return bound_check(check_union_bound, dict(case=pac_cases(), m=st.integers(1, 40)),
+                       [dict(case=PAC_PINNED[0]["case"], m=8)], trials=TRIALS,
+                       max_factor=UNION_MAX_FACTOR, bound=bound, label=label)
 
 
 union_bound_realizable = claim(
@@ -229,12 +221,8 @@ def check_sample_size(case: PacCase, *, sample_size: Callable[[int, float, float
 
 
 def sample_size_check(sample_size: Callable[[int, float, float], int]):
-    @given(case=pac_cases())
-    @with_examples(PAC_PINNED)
-    def check(case, scale):
-        check_sample_size(case, sample_size=sample_size,
-                          trials=scaled_trials(TRIALS, scale, SAMPLE_SIZE_MAX_FACTOR))
-    return check
+    return bound_check(check_sample_size, dict(case=pac_cases()), PAC_PINNED, trials=TRIALS,
+                       max_factor=SAMPLE_SIZE_MAX_FACTOR, sample_size=sample_size)
 
 
 pac_sample_size_suffices = claim(
@@ -284,11 +272,9 @@ agnostic_cases = dict(m=st.integers(1, 300), q=true_errors, epsilon=st.floats(1e
 
 
 def agnostic_hoeffding_check(tail: Callable[..., float]):
-    @given(**agnostic_cases)
-    @with_examples([dict(m=1, q=0.5, epsilon=0.45), dict(m=36, q=0.5, epsilon=0.2)])
-    def check(m, q, epsilon):
-        check_agnostic_hoeffding(m, q, epsilon, tail=tail)
-    return check
+    return bound_check(check_agnostic_hoeffding, agnostic_cases,
+                       [dict(m=1, q=0.5, epsilon=0.45), dict(m=36, q=0.5, epsilon=0.2)],
+                       tail=tail)
 
 
 agnostic_hoeffding = claim(
@@ -317,11 +303,9 @@ def check_agnostic_interval(m: int, q: float, delta: float, *,
 
 
 def agnostic_interval_check(width: Callable[[int, float], float]):
-    @given(m=st.integers(1, 300), q=true_errors, delta=st.floats(1e-4, 0.99))
-    @with_examples([dict(m=100, q=0.5, delta=0.05)])
-    def check(m, q, delta):
-        check_agnostic_interval(m, q, delta, width=width)
-    return check
+    return bound_check(check_agnostic_interval,
+                       dict(m=st.integers(1, 300), q=true_errors, delta=st.floats(1e-4, 0.99)),
+                       [dict(m=100, q=0.5, delta=0.05)], width=width)
 
 
 agnostic_interval = claim(
@@ -396,12 +380,9 @@ def check_finite_uniform(case: AgnosticCase, *,
 
 
 def finite_uniform_check(deviation: Callable[[int, int, float], float]):
-    @given(case=agnostic_cases_sim())
-    @with_examples(AGNOSTIC_PINNED)
-    def check(case, scale):
-        check_finite_uniform(case, deviation=deviation,
-                             trials=scaled_trials(TRIALS, scale, FINITE_UNIFORM_MAX_FACTOR))
-    return check
+    return bound_check(check_finite_uniform, dict(case=agnostic_cases_sim()), AGNOSTIC_PINNED,
+                       trials=TRIALS, max_factor=FINITE_UNIFORM_MAX_FACTOR,
+                       deviation=deviation)
 
 
 agnostic_finite_uniform = claim(
@@ -430,12 +411,8 @@ def check_erm_agnostic(case: AgnosticCase, *, slack_factor: float = 2.0,
 
 
 def erm_check(slack_factor: float):
-    @given(case=agnostic_cases_sim())
-    @with_examples(AGNOSTIC_PINNED)
-    def check(case, scale):
-        check_erm_agnostic(case, slack_factor=slack_factor,
-                           trials=scaled_trials(TRIALS, scale, ERM_MAX_FACTOR))
-    return check
+    return bound_check(check_erm_agnostic, dict(case=agnostic_cases_sim()), AGNOSTIC_PINNED,
+                       trials=TRIALS, max_factor=ERM_MAX_FACTOR, slack_factor=slack_factor)
 
 
 erm_agnostic_pac = claim(

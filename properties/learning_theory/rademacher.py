@@ -44,9 +44,11 @@ from properties.learning_theory.support import (
     EVENT_MARGIN,
     ScenarioDraw,
     check_excess_bound,
+    check_sup_and_learner,
     decide_at_most_recorded,
     memoriser_scenario,
     scaled_trials,
+    scenario_grid,
     threshold_scenario,
 )
 
@@ -202,10 +204,26 @@ DELTAS = (0.05, 0.5)
 
 
 def rademacher_scenarios(rng: np.random.Generator, scale: int) -> list[ScenarioDraw]:
-    out = [threshold_scenario(m, t, noise, TRIALS * scale, rng)
-           for m, t, noise in THRESHOLD_GRID]
-    out += [memoriser_scenario(n, m, TRIALS * scale, rng) for n, m in MEMORISER_GRID]
-    return out
+    return scenario_grid(THRESHOLD_GRID, MEMORISER_GRID, TRIALS * scale, rng)
+
+
+def excess_term(excess: Callable[[float, int, float, bool], float], draw: ScenarioDraw,
+                delta: float, empirical: bool, fraction: float = 1.0) -> np.ndarray | float:
+    """A Rademacher bound's excess term on a scenario: per trial from R̂_D (the bound's
+    empirical line) or one number from R_m; the class's complexity is ``fraction`` times
+    that of H (1/2 for the loss class of (9.31))."""
+    if empirical:
+        return np.array([excess(float(r), draw.m, delta, True)
+                         for r in draw.rademacher_empirical * fraction])
+    return excess(float(draw.rademacher * fraction), draw.m, delta, False)
+
+
+def _bound_lines(draws: list[ScenarioDraw]):
+    """(draw, delta, empirical) for every scenario, confidence and line of the bound."""
+    for draw in draws:
+        for delta in DELTAS:
+            for empirical in (False, True):
+                yield draw, delta, empirical
 
 
 def indicator_sup_deviation(m: int, trials: int, rng: np.random.Generator) -> np.ndarray:
@@ -218,16 +236,9 @@ def indicator_sup_deviation(m: int, trials: int, rng: np.random.Generator) -> np
 def check_real_bound(draws: list[ScenarioDraw], indicator: list[tuple[int, np.ndarray]],
                      *, excess: Callable[[float, int, float, bool], float]) -> None:
     """(9.31) on the loss classes of the scenarios (R(F) = R(H)/2) and on indicators."""
-    for draw in draws:
-        for delta in DELTAS:
-            for empirical in (False, True):
-                rad = draw.rademacher_empirical / 2 if empirical else draw.rademacher / 2
-                value = np.array([excess(float(r), draw.m, delta, empirical)
-                                  for r in np.atleast_1d(rad)]) if empirical else excess(
-                    float(rad), draw.m, delta, False)
-                check_excess_bound(draw, "sup", value, delta,
-                                   label=f"P(sup_f Ef - mean f > (9.31) line "
-                                   f"{2 if empirical else 1})")
+    for draw, delta, empirical in _bound_lines(draws):
+        check_excess_bound(draw, "sup", excess_term(excess, draw, delta, empirical, 0.5), delta,
+                           label=f"P(sup_f Ef - mean f > (9.31) line {2 if empirical else 1})")
     for m, sup in indicator:
         rad = threshold_rademacher(m) / 2
         for delta in DELTAS:
@@ -264,19 +275,9 @@ def rademacher_bound_real_claim(rng, scale):
 
 def check_binary_bound(draws: list[ScenarioDraw], *,
                        excess: Callable[[float, int, float, bool], float]) -> None:
-    for draw in draws:
-        for delta in DELTAS:
-            for empirical in (False, True):
-                if empirical:
-                    value = np.array([excess(float(r), draw.m, delta, True)
-                                      for r in draw.rademacher_empirical])
-                else:
-                    value = excess(draw.rademacher, draw.m, delta, False)
-                line = 2 if empirical else 1
-                check_excess_bound(draw, "sup", value, delta,
-                                   label=f"P(sup_h E-Ê > (9.32) line {line})")
-                check_excess_bound(draw, "learner", value, delta,
-                                   label=f"P(E-Ê of learner > (9.32) line {line})")
+    for draw, delta, empirical in _bound_lines(draws):
+        check_sup_and_learner(draw, excess_term(excess, draw, delta, empirical), delta,
+                              f"(9.32) line {2 if empirical else 1}")
 
 
 def _binary(rad: float, m: int, delta: float, empirical: bool) -> float:
@@ -315,10 +316,7 @@ def rademacher_vc_formula(m: int, d: int, delta: float) -> float:
 def check_rademacher_vc(draws: list[ScenarioDraw], delta: float,
                         excess: Callable[[int, int, float], float]) -> None:
     for draw in draws:
-        value = excess(draw.m, draw.vc, delta)
-        check_excess_bound(draw, "sup", value, delta, label="P(sup_h E-Ê > (9.34) term)")
-        check_excess_bound(draw, "learner", value, delta,
-                           label="P(E-Ê of learner > (9.34) term)")
+        check_sup_and_learner(draw, excess(draw.m, draw.vc, delta), delta, "(9.34) term")
 
 
 @claim(

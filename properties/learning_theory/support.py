@@ -19,10 +19,13 @@ slightly weaker, never refute a true bound.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from hypothesis import example, given
+from hypothesis.strategies import SearchStrategy
 from scipy import stats
 
 from algorithms.learning_theory import threshold_rademacher
@@ -32,12 +35,16 @@ from mltheory.stats import decide_at_most
 __all__ = [
     "EVENT_MARGIN",
     "ScenarioDraw",
+    "bound_check",
     "check_excess_bound",
+    "check_sup_and_learner",
     "decide_at_most_recorded",
     "expected_abs_walk",
     "memoriser_scenario",
     "scaled_trials",
+    "scenario_grid",
     "threshold_scenario",
+    "with_examples",
 ]
 
 #: Deviations are compared as ``value > bound + EVENT_MARGIN``: values are sums of at
@@ -111,6 +118,16 @@ def threshold_scenario(m: int, t_star: float, noise: float, n_trials: int,
         f"ERM learner, m={m}, {n_trials} trials",
         tag=f"thresholds m={m} noise={noise:g}",
     )
+
+
+def scenario_grid(thresholds: Sequence[tuple[int, float, float]],
+                  memorisers: Sequence[tuple[int, int]], n_trials: int,
+                  rng: np.random.Generator) -> list[ScenarioDraw]:
+    """One draw per scenario of a grid, in this order: a :func:`threshold_scenario` per
+    ``(m, t_star, noise)``, then a :func:`memoriser_scenario` per ``(n_points, m)``."""
+    out = [threshold_scenario(m, t, noise, n_trials, rng) for m, t, noise in thresholds]
+    out += [memoriser_scenario(n, m, n_trials, rng) for n, m in memorisers]
+    return out
 
 
 def expected_abs_walk(counts: np.ndarray) -> np.ndarray:
@@ -209,6 +226,15 @@ def check_excess_bound(draw: ScenarioDraw, which: str, excess: np.ndarray | floa
                             f"{float(np.max(gap)):.4g}")
 
 
+def check_sup_and_learner(draw: ScenarioDraw, excess: np.ndarray | float, delta: float,
+                          term: str) -> None:
+    """Decide a uniform bound ``E(h) - Ê(h) <= Ê-free term`` both ways it is used: for the
+    supremum over the class and for the learner's output (``term`` names the bound's
+    term in the labels, e.g. ``"(9.23) term"``)."""
+    check_excess_bound(draw, "sup", excess, delta, label=f"P(sup_h E-Ê > {term})")
+    check_excess_bound(draw, "learner", excess, delta, label=f"P(E-Ê of learner > {term})")
+
+
 def binomial_upper_tail(m: int, q: float, count: int) -> float:
     """``P(Binomial(m, q) >= count)``."""
     if count <= 0:
@@ -226,3 +252,34 @@ def fraction_ceil(value) -> int:
 def log_ratio(a: float, b: float) -> float:
     """``ln(a / b)`` guarded for zeros (evidence only)."""
     return math.log(a / b) if a > 0 and b > 0 else float("-inf")
+
+
+def with_examples(pinned: Sequence[dict[str, Any]]) -> Callable[[Callable], Callable]:
+    """Apply ``@example`` for each pinned case (in the listed order)."""
+    def decorate(func: Callable) -> Callable:
+        for case in reversed(pinned):
+            func = example(**case)(func)
+        return func
+    return decorate
+
+
+def bound_check(body: Callable[..., None], strategies: dict[str, SearchStrategy],
+                pinned: Sequence[dict[str, Any]] = (), *, trials: int | None = None,
+                max_factor: int = 1, **fixed: Any) -> Callable[..., None]:
+    """The Hypothesis check that runs ``body(**drawn, **fixed)`` on the cases drawn from
+    ``strategies`` (keyword strategies, drawn in their order) and on the ``pinned`` cases.
+
+    With ``trials``, the check takes the profile's ``scale`` and the body also gets
+    ``trials=scaled_trials(trials, scale, max_factor)``. ``fixed`` holds the piece a
+    claim and its teeth test choose differently (the bound, the rate, a constant). The
+    check is reported under the module of ``body``, like a check written there.
+    """
+    if trials is None:
+        def check(**drawn: Any) -> None:
+            body(**drawn, **fixed)
+    else:
+        def check(scale: int, **drawn: Any) -> None:
+            body(**drawn, **fixed, trials=scaled_trials(trials, scale, max_factor))
+    check.__module__ = body.__module__
+    check.__qualname__ = check.__name__ = f"{body.__name__}_check"
+    return given(**strategies)(with_examples(pinned)(check))

@@ -51,10 +51,9 @@ from properties.learning_theory.strategies import point_sets
 from properties.learning_theory.support import (
     EVENT_MARGIN,
     ScenarioDraw,
-    check_excess_bound,
+    check_sup_and_learner,
     decide_at_most_recorded,
-    memoriser_scenario,
-    threshold_scenario,
+    scenario_grid,
 )
 
 #: The geometric classes, their dimension and their VC dimension (as checked below).
@@ -436,10 +435,7 @@ TRIALS = 2_000
 
 
 def scenarios(rng: np.random.Generator, scale: int) -> list[ScenarioDraw]:
-    out = [threshold_scenario(m, t, noise, TRIALS * scale, rng)
-           for m, t, noise in THRESHOLD_GRID]
-    out += [memoriser_scenario(n, m, TRIALS * scale, rng) for n, m in MEMORISER_GRID]
-    return out
+    return scenario_grid(THRESHOLD_GRID, MEMORISER_GRID, TRIALS * scale, rng)
 
 
 def check_vc_tail(draw: ScenarioDraw, target: float,
@@ -478,9 +474,7 @@ def vc_tail_bound_claim(rng, scale):
 def check_vc_generalisation(draw: ScenarioDraw, delta: float,
                             excess: Callable[[int, int, float], float]) -> None:
     """P(sup_h (E(h) - Ê(h)) > excess(m, d, delta)) <= delta, and the same for the learner."""
-    value = excess(draw.m, draw.vc, delta)
-    check_excess_bound(draw, "sup", value, delta, label="P(sup_h E-Ê > (9.23) term)")
-    check_excess_bound(draw, "learner", value, delta, label="P(E-Ê of learner > (9.23) term)")
+    check_sup_and_learner(draw, excess(draw.m, draw.vc, delta), delta, "(9.23) term")
 
 
 @claim(
