@@ -34,6 +34,13 @@ def _logs(expr: sp.Expr) -> sp.Expr:
     return sp.expand(sp.expand_log(sp.sympify(expr), force=True))
 
 
+def _cross_check(implementation, expr: sp.Expr, symbols: tuple, cases, label: str) -> None:
+    """Numeric cross-check: ``implementation(*case)`` equals ``expr`` at ``symbols = case``."""
+    for case in cases:
+        assert_close(implementation(*case), float(expr.subs(dict(zip(symbols, case, strict=True)))),
+                     EXACT_ARITHMETIC, label=label)
+
+
 def _rate_limit(expr: sp.Expr, scale: sp.Expr, values: dict) -> sp.Expr:
     """lim_{m -> oo} expr / scale at fixed values (symbol -> number) of the other symbols."""
     return sp.limit(sp.sympify(expr).subs(values) / scale, m, sp.oo)
@@ -90,12 +97,10 @@ def agnostic_deviation_derivation():
     deriv.equal("2|H| exp(-2 m eps^2) at eps of (9.16)",
                 _logs(sp.log(2 * H * sp.exp(-2 * m * e16**2))), sp.log(delta))
     deriv.verify()
-    for mm, dl, size in ((10, 0.05, 1), (200, 0.3, 50)):
-        assert_close(hoeffding_deviation(mm, dl), float(e15.subs({m: mm, delta: dl})),
-                     EXACT_ARITHMETIC, label="|implementation - (9.15)|")
-        assert_close(finite_class_deviation(size, mm, dl),
-                     float(e16.subs({m: mm, delta: dl, H: size})), EXACT_ARITHMETIC,
-                     label="|implementation - (9.16)|")
+    _cross_check(hoeffding_deviation, e15, (m, delta), ((10, 0.05), (200, 0.3)),
+                 "|implementation - (9.15)|")
+    _cross_check(finite_class_deviation, e16, (H, m, delta), ((1, 10, 0.05), (50, 200, 0.3)),
+                 "|implementation - (9.16)|")
 
 
 def vc_epsilon() -> sp.Expr:
@@ -118,10 +123,8 @@ def vc_bound_derivation():
                 _logs(sp.log(delta)),
                 because="(9.22) at 2m >= d bounds Pi_H(2m) by (2em/d)^d")
     deriv.verify()
-    for mm, dd, dl in ((50, 1, 0.05), (1000, 7, 0.5)):
-        assert_close(vc_generalisation_bound(mm, dd, dl),
-                     float(e23.subs({m: mm, d: dd, delta: dl})), EXACT_ARITHMETIC,
-                     label="|implementation - (9.23)|")
+    _cross_check(vc_generalisation_bound, e23, (m, d, delta), ((50, 1, 0.05), (1000, 7, 0.5)),
+                 "|implementation - (9.23)|")
 
 
 def check_vc_rate(scale_of_rate: sp.Expr) -> sp.Expr:
@@ -176,10 +179,8 @@ def rademacher_vc_derivation():
                 _logs(d * sp.log(sp.E * m / d)), because="(9.22), valid for m >= d")
     deriv.verify()
     expr = sp.sqrt(2 * d * sp.log(sp.E * m / d) / m) + sp.sqrt(sp.log(1 / delta) / (2 * m))
-    for mm, dd, dl in ((10, 1, 0.05), (500, 20, 0.5)):
-        assert_close(rademacher_vc_bound(mm, dd, dl),
-                     float(expr.subs({m: mm, d: dd, delta: dl})), EXACT_ARITHMETIC,
-                     label="|implementation - (9.34)|")
+    _cross_check(rademacher_vc_bound, expr, (m, d, delta), ((10, 1, 0.05), (500, 20, 0.5)),
+                 "|implementation - (9.34)|")
 
 
 def stability_excess(b: sp.Expr) -> sp.Expr:
