@@ -204,6 +204,26 @@ def check_array_argument(
 # ---------------------------------------------------------------------------
 
 
+#: Messages of scikit-learn's validation that name no argument, with the one they are about.
+_UNNAMED_ARGUMENT_MESSAGES = (
+    ("Expected 2D array", "X is invalid: "),
+    ("Found array with 0 ", "X is invalid: "),
+    ("Found input variables with inconsistent numbers", "X and y must have as many samples: "),
+)
+
+
+def _validate_data(estimator: object, *args, **kwargs):
+    """``validate_data``, naming the argument where scikit-learn's message does not."""
+    try:
+        return validate_data(estimator, *args, **kwargs)
+    except ValueError as exc:
+        message = str(exc)
+        for start, prefix in _UNNAMED_ARGUMENT_MESSAGES:
+            if type(exc) is ValueError and message.startswith(start):
+                raise ValueError(prefix + message) from exc
+        raise
+
+
 def validate_features(estimator: object, X: object, *, reset: bool = False, **kwargs) -> np.ndarray:
     """``X`` as a finite float64 (N, d) array through ``validate_data``.
 
@@ -215,7 +235,7 @@ def validate_features(estimator: object, X: object, *, reset: bool = False, **kw
     if not reset:
         check_is_fitted(estimator)
     kwargs.setdefault("dtype", np.float64)
-    return validate_data(estimator, X, reset=reset, **kwargs)
+    return _validate_data(estimator, X, reset=reset, **kwargs)
 
 
 def _check_y_present(estimator: object, y: object) -> None:
@@ -235,7 +255,7 @@ def validate_regression(
     """
     _check_y_present(estimator, y)
     kwargs.setdefault("dtype", np.float64)
-    X_arr, y_arr = validate_data(estimator, X, y, y_numeric=True, **kwargs)
+    X_arr, y_arr = _validate_data(estimator, X, y, y_numeric=True, **kwargs)
     if positive and not np.all(y_arr > 0):
         raise ValueError(
             f"y must be strictly positive for {type(estimator).__name__} (its model is "
@@ -284,7 +304,7 @@ def validate_classification(
     """
     _check_y_present(estimator, y)
     kwargs.setdefault("dtype", np.float64)
-    X_arr, y_arr = validate_data(estimator, X, y, **kwargs)
+    X_arr, y_arr = _validate_data(estimator, X, y, **kwargs)
     check_classification_targets(y_arr)
     classes, codes = encode_classes(
         y_arr, min_classes=min_classes, max_classes=max_classes, what=what

@@ -1,19 +1,80 @@
-"""Prediction and loss shared by the linear perceptron estimators."""
+"""What the perceptron estimators share: labels coded -1/+1, the initial weights, the
+visiting orders, the hyperparameters of a PLA run, and prediction and loss of a fitted
+``(coef_, intercept_)``.
+
+Inputs are validated by the shared :mod:`algorithms._validation`; everything here runs
+once per ``fit``/``predict`` call, never inside the per-update loops.
+"""
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Iterator
+
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.utils.validation import check_is_fitted
+from sklearn.exceptions import ConvergenceWarning
 
-from ._validation import signed_labels, validate_predict_data
+from algorithms._validation import (
+    check_array_argument,
+    check_int,
+    check_real,
+    labels_in_classes,
+    make_rng,
+    validate_classification,
+    validate_features,
+)
+
+__all__ = [
+    "VISITING_ORDERS",
+    "BinaryPerceptronMixin",
+    "initial_weights",
+    "signed_labels",
+    "visiting_orders",
+]
+
+VISITING_ORDERS = ("cyclic", "random")
+
+#: Why a third class is refused (the notes' perceptron separates two classes).
+BINARY = "the perceptron separates two classes; wrap it in a one-vs-rest scheme for more"
+
+
+def signed_labels(classes: np.ndarray, y: object, n_samples: int) -> np.ndarray:
+    """Labels given in the fitted ``classes`` mapped to ``-1/+1`` (ValueError naming y)."""
+    return np.where(labels_in_classes(classes, y, n_samples) == 1, 1.0, -1.0)
+
+
+def initial_weights(w_init: object, b_init: object, n_features: int) -> np.ndarray:
+    """The augmented initial weights ``w_hat_0 = (w_init, b_init)`` of shape (d+1,).
+
+    ``w_init=None`` means the zero vector (the notes' usual start ``w_0 = 0``).
+    """
+    w_hat = np.zeros(n_features + 1, dtype=np.float64)
+    if w_init is not None:
+        w_hat[:-1] = check_array_argument(w_init, "w_init", shape=(n_features,))
+    w_hat[-1] = check_real(b_init, "b_init")
+    return w_hat
+
+
+def visiting_orders(order: str, n_samples: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
+    """Yield, epoch after epoch, the order in which the samples are visited.
+
+    ``"cyclic"``: ``0, 1, ..., N-1`` every epoch (Lin's cyclic PLA, 002).
+    ``"random"``: a fresh ``rng.permutation(N)`` every epoch (Li Hang picks the
+    points freely, 001 §一.4). The primal and the dual perceptron draw from this
+    same generator, so equal ``random_state`` means equal visiting orders.
+    """
+    cyclic = np.arange(n_samples)
+    while True:
+        yield cyclic if order == "cyclic" else rng.permutation(n_samples)
 
 
 class BinaryPerceptronMixin:
-    """``decision_function``, ``predict`` and ``loss`` for a fitted ``(coef_, intercept_)``.
+    """Validation, ``decision_function``, ``predict`` and ``loss`` of a binary perceptron.
 
-    Subclasses must set ``classes_``, ``coef_`` and ``intercept_`` in ``fit``
-    (kernel models override :meth:`decision_function`).
+    Subclasses store ``eta``, ``max_iter`` and ``random_state`` and set ``classes_``,
+    ``coef_`` and ``intercept_`` in ``fit`` (kernel models override
+    :meth:`decision_function`).
     """
 
     def __sklearn_tags__(self):
@@ -21,10 +82,46 @@ class BinaryPerceptronMixin:
         tags.classifier_tags.multi_class = False
         return tags
 
+    def _check_run_hyperparameters(self) -> tuple[float, int]:
+        """``(eta, max_iter)`` checked: a finite ``eta > 0`` and an integer ``max_iter >= 1``."""
+        eta = check_real(self.eta, "eta", low=0.0, low_open=True)
+        return eta, check_int(self.max_iter, "max_iter", low=1)
+
+    def _signed_training_data(
+        self, X: ArrayLike, y: ArrayLike
+    ) -> tuple[np.ndarray, np.ndarray, np.random.Generator]:
+        """``(X, y_signed, rng)``: validated data, labels ``classes_[1] -> +1``,
+        ``classes_[0] -> -1``, and the generator of ``random_state``.
+
+        Sets ``classes_`` and ``n_features_in_``.
+        """
+        rng = make_rng(self.random_state)
+        X_arr, codes = validate_classification(self, X, y, max_classes=2, what=BINARY)
+        return np.ascontiguousarray(X_arr), np.where(codes == 1, 1.0, -1.0), rng
+
+    def _record_passes(self, updates: list[int], per_pass: list[int], converged: bool) -> None:
+        """Store the run's bookkeeping: ``update_indices_``, ``n_updates_``,
+        ``updates_per_pass_``, ``n_iter_`` and ``converged_``."""
+        self.update_indices_ = np.asarray(updates, dtype=np.intp)
+        self.n_updates_ = int(self.update_indices_.shape[0])
+        self.updates_per_pass_ = np.asarray(per_pass, dtype=np.intp)
+        self.n_iter_ = int(self.updates_per_pass_.shape[0])
+        self.converged_ = bool(converged)
+
+    def _warn_if_not_converged(self, max_iter: int) -> None:
+        """A ``ConvergenceWarning`` when every pass of the finished run made a mistake."""
+        if not self.converged_:
+            warnings.warn(
+                f"{type(self).__name__} did not converge: every one of the "
+                f"max_iter={max_iter} passes made a mistake ({self.n_updates_} updates in "
+                "total); the data may not be linearly separable (in feature space).",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+
     def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Scores ``w . x + b`` of shape (n_samples,); positive means ``classes_[1]``."""
-        check_is_fitted(self)
-        X_arr = validate_predict_data(self, X)
+        X_arr = validate_features(self, X, reset=False)
         return X_arr @ self.coef_ + self.intercept_
 
     def predict(self, X: ArrayLike) -> np.ndarray:
@@ -44,6 +141,5 @@ class BinaryPerceptronMixin:
         points with ``y_i (w . x_i + b) <= 0`` (001 §一.1; 004 §5.2).
         """
         scores = self.decision_function(X)
-        y_signed = signed_labels(self.classes_, y, scores.shape[0])
-        margins = y_signed * scores
+        margins = signed_labels(self.classes_, y, scores.shape[0]) * scores
         return float(-np.sum(margins[margins <= 0.0]))

@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from itertools import islice
 
 import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import check_is_fitted
 
-from ._base import BinaryPerceptronMixin
-from ._validation import (
-    check_eta,
-    check_max_iter,
-    check_order,
-    make_rng,
-    validate_fit_data,
-    validate_predict_data,
-    visiting_orders,
-)
+from algorithms._validation import check_choice, validate_features
+
+from ._base import VISITING_ORDERS, BinaryPerceptronMixin, visiting_orders
 
 __all__ = ["DualPerceptron"]
 
@@ -130,12 +120,10 @@ class DualPerceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> DualPerceptron:
         """Run the dual perceptron on ``(X, y)``; returns ``self``."""
-        eta = check_eta(self.eta)
-        max_iter = check_max_iter(self.max_iter)
-        order = check_order(self.order)
+        eta, max_iter = self._check_run_hyperparameters()
+        order = check_choice(self.order, "order", VISITING_ORDERS)
         self._kernel_function()
-        rng = make_rng(self.random_state)
-        X_arr, y_signed = validate_fit_data(self, X, y)
+        X_arr, y_signed, rng = self._signed_training_data(X, y)
         n_samples = X_arr.shape[0]
         G = self._kernel_matrix(X_arr, X_arr)
 
@@ -174,25 +162,14 @@ class DualPerceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
         self.mistake_counts_ = counts
         self.alpha_ = eta * counts.astype(np.float64)
         self.intercept_ = float(b)
-        self.update_indices_ = np.asarray(updates, dtype=np.intp)
-        self.n_updates_ = len(updates)
-        self.updates_per_pass_ = np.asarray(per_pass, dtype=np.intp)
-        self.n_iter_ = len(per_pass)
-        self.converged_ = bool(converged)
+        self._record_passes(updates, per_pass, converged)
         if isinstance(self.kernel, str):
             self.coef_ = (self.alpha_ * y_signed) @ X_arr
-        if not converged:
-            warnings.warn(
-                f"DualPerceptron did not converge: every one of the max_iter={max_iter} "
-                f"passes made a mistake ({self.n_updates_} updates in total).",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
+        self._warn_if_not_converged(max_iter)
         return self
 
     def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Scores ``sum_j alpha_j y_j k(x_j, x) + b`` of shape (n_samples,)."""
-        check_is_fitted(self)
-        X_arr = validate_predict_data(self, X)
+        X_arr = validate_features(self, X, reset=False)
         K = self._kernel_matrix(self.X_fit_, X_arr)  # K[j, a] = k(x_j, x_a)
         return (self.alpha_ * self.y_signed_) @ K + self.intercept_

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from numpy.typing import ArrayLike
+
+from algorithms._validation import check_array_argument, check_real
 
 __all__ = ["functional_margins", "perceptron_loss"]
 
@@ -13,35 +13,13 @@ __all__ = ["functional_margins", "perceptron_loss"]
 def _check_arrays(
     X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    try:
-        X_arr = np.asarray(X, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError("X must be a real array of shape (n_samples, n_features).") from exc
-    if X_arr.ndim != 2 or X_arr.shape[0] == 0 or X_arr.shape[1] == 0:
-        raise ValueError(
-            f"X must be a non-empty 2-D array (n_samples, n_features), got shape {X_arr.shape}."
-        )
-    if not np.all(np.isfinite(X_arr)):
-        raise ValueError("X contains NaN or infinity.")
-    try:
-        y_arr = np.asarray(y, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError("y must be an array of labels in {-1, +1}.") from exc
-    if y_arr.shape != (X_arr.shape[0],):
-        raise ValueError(f"y must have shape ({X_arr.shape[0]},), got {y_arr.shape}.")
+    X_arr = check_array_argument(X, "X", ndim=2)
+    n_samples, n_features = X_arr.shape
+    y_arr = check_array_argument(y, "y", shape=(n_samples,))
     if not np.all((y_arr == 1.0) | (y_arr == -1.0)):
         raise ValueError("y must contain only the labels -1 and +1.")
-    try:
-        w_arr = np.asarray(w, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"w must be a real array of shape ({X_arr.shape[1]},).") from exc
-    if w_arr.shape != (X_arr.shape[1],):
-        raise ValueError(f"w must have shape ({X_arr.shape[1]},), got {w_arr.shape}.")
-    if not np.all(np.isfinite(w_arr)):
-        raise ValueError("w contains NaN or infinity.")
-    if isinstance(b, bool) or not isinstance(b, numbers.Real) or not np.isfinite(float(b)):
-        raise ValueError(f"b must be a finite real number, got {b!r}.")
-    return X_arr, y_arr, w_arr, float(b)
+    w_arr = check_array_argument(w, "w", shape=(n_features,))
+    return X_arr, y_arr, w_arr, check_real(b, "b")
 
 
 def functional_margins(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float) -> np.ndarray:
@@ -73,11 +51,8 @@ def perceptron_loss(X: ArrayLike, y_signed: ArrayLike, w: ArrayLike, b: float) -
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
-    y_signed : array-like of shape (n_samples,)
-        Labels in {-1, +1}.
-    w : array-like of shape (n_features,)
-    b : float
+    X, y_signed, w, b :
+        As ``X, y, w, b`` of :func:`functional_margins` (labels in {-1, +1}).
 
     Returns
     -------

@@ -6,14 +6,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from ._base import BinaryPerceptronMixin
-from ._validation import (
-    check_eta,
-    check_initial_weights,
-    check_max_iter,
-    make_rng,
-    validate_fit_data,
-)
+from ._base import BinaryPerceptronMixin, initial_weights
 
 __all__ = ["PocketPerceptron", "PocketRun"]
 
@@ -52,11 +45,9 @@ class PocketBase(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
     def _prepare(
         self, X: ArrayLike, y: ArrayLike
     ) -> tuple[PocketRun, int, np.random.Generator]:
-        eta = check_eta(self.eta)
-        max_iter = check_max_iter(self.max_iter)
-        rng = make_rng(self.random_state)
-        X_arr, y_signed = validate_fit_data(self, X, y)
-        w_hat0 = check_initial_weights(self.w_init, self.b_init, X_arr.shape[1])
+        eta, max_iter = self._check_run_hyperparameters()
+        X_arr, y_signed, rng = self._signed_training_data(X, y)
+        w_hat0 = initial_weights(self.w_init, self.b_init, X_arr.shape[1])
         Z = y_signed[:, None] * np.hstack([X_arr, np.ones((X_arr.shape[0], 1))])
         return PocketRun(Z, eta * Z, w_hat0), max_iter, rng
 

@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterator
 from itertools import islice
 
 import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import ConvergenceWarning
 
-from ._base import BinaryPerceptronMixin
-from ._validation import (
-    check_eta,
-    check_initial_weights,
-    check_max_iter,
-    check_order,
-    make_rng,
-    validate_fit_data,
-    visiting_orders,
-)
+from algorithms._validation import check_bool, check_choice
+
+from ._base import VISITING_ORDERS, BinaryPerceptronMixin, initial_weights, visiting_orders
 
 __all__ = ["Perceptron", "first_mistake"]
 
@@ -171,30 +162,23 @@ class Perceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> Perceptron:
         """Run the perceptron learning algorithm on ``(X, y)``; returns ``self``."""
-        eta = check_eta(self.eta)
-        max_iter = check_max_iter(self.max_iter)
-        order = check_order(self.order)
-        if not isinstance(self.fit_intercept, (bool, np.bool_)):
-            raise ValueError(f"fit_intercept must be a bool, got {self.fit_intercept!r}.")
-        rng = make_rng(self.random_state)
-        X_arr, y_signed = validate_fit_data(self, X, y)
+        eta, max_iter = self._check_run_hyperparameters()
+        order = check_choice(self.order, "order", VISITING_ORDERS)
+        fit_intercept = check_bool(self.fit_intercept, "fit_intercept")
+        X_arr, y_signed, rng = self._signed_training_data(X, y)
         n_samples, n_features = X_arr.shape
-        w_hat0 = check_initial_weights(self.w_init, self.b_init, n_features)
+        w_hat0 = initial_weights(self.w_init, self.b_init, n_features)
 
         X_hat = np.hstack([X_arr, np.ones((n_samples, 1))])
         Z = y_signed[:, None] * X_hat  # Z_i . w_hat = y_i (w . x_i + b)
         steps = eta * Z
-        if not self.fit_intercept:
+        if not fit_intercept:
             steps[:, -1] = 0.0
 
         w_hat, updates, per_pass, converged = run_passes(
             Z, steps, w_hat0.copy(), visiting_orders(order, n_samples, rng), max_iter
         )
-        self.update_indices_ = np.asarray(updates, dtype=np.intp)
-        self.n_updates_ = int(self.update_indices_.shape[0])
-        self.updates_per_pass_ = np.asarray(per_pass, dtype=np.intp)
-        self.n_iter_ = int(self.updates_per_pass_.shape[0])
-        self.converged_ = bool(converged)
+        self._record_passes(updates, per_pass, converged)
         # Cumulative sums in update order repeat the loop's additions exactly.
         self.weight_history_ = np.cumsum(
             np.vstack([w_hat0, steps[self.update_indices_]]), axis=0
@@ -208,12 +192,5 @@ class Perceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
         self.w_hat_ = w_hat
         self.coef_ = w_hat[:-1].copy()
         self.intercept_ = float(w_hat[-1])
-        if not converged:
-            warnings.warn(
-                f"Perceptron did not converge: every one of the max_iter={max_iter} passes "
-                f"made a mistake ({self.n_updates_} updates in total); the data may not be "
-                "linearly separable.",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
+        self._warn_if_not_converged(max_iter)
         return self
