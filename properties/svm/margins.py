@@ -19,6 +19,8 @@ from properties.svm.support import (
     DUAL_SOLVER,
     KKT,
     SMO_TOL,
+    certified_distance,
+    check_strong_duality,
     decision_scale,
     fit_quietly,
     hard_margin_primal,
@@ -130,14 +132,8 @@ def check_hard_margin_reference(data, working_set: str = "second_order",
     model = hard_smo(X, y, working_set, cls)
     w_ref, b_ref, p_star = hard_margin_primal(X, y)
     alpha_ref, d_star = svc_dual(X @ X.T, y, np.inf)
-    smo_value = dual_objective(model.alpha_, y, X @ X.T)
-    scale = max(1.0, abs(p_star))
-    evidence.worst("objective gap SMO dual vs cvxpy primal (relative)",
-                   abs(smo_value - p_star) / scale)
-    evidence.worst("objective gap cvxpy dual vs cvxpy primal (relative)",
-                   abs(d_star - p_star) / scale)
-    assert_close(smo_value, p_star, DUAL_SOLVER, label="dual objective vs primal optimum",
-                 context="strong duality (4.6) = (4.9): ")
+    check_strong_duality(dual_objective(model.alpha_, y, X @ X.T), p_star, d_star,
+                         context="strong duality (4.6) = (4.9): ")
     # (4.8): w = sum alpha_i y_i x_i, and (4.14)'s b, against the primal solution
     # Components of w are compared relative to ||w|| (the reference is accurate to about
     # rtol ||w|| in norm: a component that is 0 at the optimum may come back as 1e-5 ||w||),
@@ -252,24 +248,16 @@ def check_soft_margin_reference(data, C, working_set="second_order", cls=SMOClas
     w_ref, b_ref, p_star = soft_margin_primal(X, y, C)
     _, d_star = svc_dual(X @ X.T, y, C)
     smo_value = dual_objective(model.alpha_, y, X @ X.T)
-    scale = max(1.0, abs(p_star))
-    evidence.worst("objective gap SMO dual vs cvxpy primal (relative)",
-                   abs(smo_value - p_star) / scale)
-    evidence.worst("objective gap cvxpy dual vs cvxpy primal (relative)",
-                   abs(d_star - p_star) / scale)
-    assert_close(smo_value, p_star, DUAL_SOLVER, label="dual objective vs primal optimum",
-                 context="strong duality (4.28) = (4.31): ")
+    scale = check_strong_duality(smo_value, p_star, d_star,
+                                 context="strong duality (4.28) = (4.31): ")
     w_smo, b_smo = model.coef_[0], model.intercept_[0]
     # the SMO (w, b) must be primal optimal: this is what tests the bias when b is not unique
     p_smo = soft_primal_objective(w_smo, b_smo, X, y, C)
     assert_close(p_smo, p_star, DUAL_SOLVER, label="primal objective at SMO (w, b)",
                  context="SMO's (w, b) in (4.27): ")
-    # (4.30) w = sum alpha_i y_i x_i equals the primal w. The primal is 1-strongly convex in
-    # w, so ||w - w*||^2 / 2 <= P(w, b) - P* <= P(w, b) - D(alpha_smo) for any (w, b):
-    # a certified bound on ||w_smo - w_ref|| from two computable duality gaps.
-    p_ref = soft_primal_objective(w_ref, b_ref, X, y, C)
-    w_bound = (np.sqrt(2 * max(p_smo - smo_value, 0.0)) + np.sqrt(2 * max(p_ref - smo_value, 0.0))
-               + np.sqrt(2 * 1e-13 * scale))  # rounding of the objective values
+    # (4.30) w = sum alpha_i y_i x_i equals the primal w, within the certified distance.
+    w_bound = certified_distance(p_smo, soft_primal_objective(w_ref, b_ref, X, y, C), smo_value,
+                                 scale)
     assert_leq(np.linalg.norm(w_smo - w_ref), w_bound, label="||w_smo - w_ref|| / certified bound")
     f_smo, f_ref = model.decision_function(X), X @ w_ref + b_ref
     gap = evidence.worst("decision-function gap (relative)", _decision_gap(f_smo, f_ref))

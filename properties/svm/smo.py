@@ -23,6 +23,14 @@ DATA_AND_C = st.one_of(
     st.tuples(svm_separable_datasets(max_samples=12), st.sampled_from([0.1, 1.0, 10.0, np.inf])),
     st.tuples(svm_nonseparable_datasets(max_samples=10), st.sampled_from([0.1, 1.0, 10.0])),
 )
+#: One SMO pair update: a (data, C) case, the multipliers as fractions of C (padded with
+#: 1/2 up to the sample size) and the pair's indices (taken modulo the sample size).
+PAIR_CASES = dict(
+    case=DATA_AND_C,
+    alpha_fraction=st.lists(st.sampled_from([0.0, 0.1, 0.5, 0.9, 1.0]), min_size=1,
+                            max_size=30),
+    pair=st.tuples(st.integers(0, 40), st.integers(0, 40)),
+)
 
 #: Bookkeeping identities along one SMO step: a handful of float operations on values of
 #: size up to max(alpha) (up to about 1e5 for the smallest margins).
@@ -169,12 +177,7 @@ def check_two_variable_update(data, C, alpha_fraction, pair, step=pair_step) -> 
     "alpha_j >= 0 (and, for the soft margin, alpha_i, alpha_j <= C) becomes an interval "
     "[L, H] for alpha_i; keeping only alpha_i >= 0 lets alpha_j go negative.",
 )
-@given(
-    case=DATA_AND_C,
-    alpha_fraction=st.lists(st.sampled_from([0.0, 0.1, 0.5, 0.9, 1.0]), min_size=1,
-                            max_size=30),
-    pair=st.tuples(st.integers(0, 40), st.integers(0, 40)),
-)
+@given(**PAIR_CASES)
 def univariate_only_nonnegativity_as_written(case, alpha_fraction, pair):
     data, C = case
     check_two_variable_update(data, C, alpha_fraction, pair, step=step_only_nonnegative)
@@ -190,12 +193,7 @@ def univariate_only_nonnegativity_as_written(case, alpha_fraction, pair):
     method=Method.REFERENCE,
     tags=("smo", "cvxpy"),
 )
-@given(
-    case=DATA_AND_C,
-    alpha_fraction=st.lists(st.sampled_from([0.0, 0.1, 0.5, 0.9, 1.0]), min_size=1,
-                            max_size=30),
-    pair=st.tuples(st.integers(0, 40), st.integers(0, 40)),
-)
+@given(**PAIR_CASES)
 def two_variable_update_exact(case, alpha_fraction, pair):
     data, C = case
     check_two_variable_update(data, C, alpha_fraction, pair)

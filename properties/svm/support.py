@@ -12,12 +12,15 @@ import cvxpy as cp
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from mltheory.numeric import Tolerance
+from mltheory import evidence
+from mltheory.numeric import Tolerance, assert_close
 
 __all__ = [
     "DUAL_SOLVER",
     "KKT",
     "SMO_TOL",
+    "certified_distance",
+    "check_strong_duality",
     "decision_scale",
     "fit_quietly",
     "hard_margin_primal",
@@ -181,3 +184,32 @@ def fit_quietly(model, X, y):
             return model.fit(X, y)
         except ConvergenceWarning as exc:
             raise AssertionError(f"SMO did not converge: {exc}") from None
+
+
+def check_strong_duality(smo_dual: float, p_star: float, d_star: float, *,
+                         context: str) -> float:
+    """Strong duality against the cvxpy reference: SMO's dual value equals the primal
+    optimum ``p_star`` (``d_star`` is cvxpy's own dual optimum, recorded beside it).
+
+    Both gaps are recorded relative to ``max(1, |p_star|)``, which is returned.
+    """
+    scale = max(1.0, abs(p_star))
+    evidence.worst("objective gap SMO dual vs cvxpy primal (relative)",
+                   abs(smo_dual - p_star) / scale)
+    evidence.worst("objective gap cvxpy dual vs cvxpy primal (relative)",
+                   abs(d_star - p_star) / scale)
+    assert_close(smo_dual, p_star, DUAL_SOLVER, label="dual objective vs primal optimum",
+                 context=context)
+    return scale
+
+
+def certified_distance(p_smo: float, p_ref: float, d_smo: float, scale: float) -> float:
+    """A certified bound on ``||w_smo - w_ref||`` from two computable duality gaps.
+
+    The primal is 1-strongly convex in ``w``, so ``||w - w*||^2 / 2 <= P(w, b) - P* <=
+    P(w, b) - D(alpha_smo)`` for any ``(w, b)``; ``p_smo`` and ``p_ref`` are the primal
+    objective at SMO's and the reference's ``(w, b)``, ``d_smo`` SMO's dual value, and
+    ``sqrt(2e-13 scale)`` allows for the rounding of objective values of size ``scale``.
+    """
+    return float(np.sqrt(2 * max(p_smo - d_smo, 0.0)) + np.sqrt(2 * max(p_ref - d_smo, 0.0))
+                 + np.sqrt(2 * 1e-13 * scale))
