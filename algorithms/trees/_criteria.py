@@ -1,0 +1,81 @@
+"""Split criteria as sufficient statistics, for the vectorised split search.
+
+A criterion turns each training row into a small vector of statistics (weighted class
+indicators, or weight / weighted target / weighted squared target) whose sums over a
+subset give that subset's impurity. Cumulative sums over the rows sorted by an
+attribute then give the impurity of every bi-partition of 003 (2.8) at once.
+
+Every criterion exposes ``W * I(S)`` (``weighted``): the subset weight times its
+impurity, zero for an empty subset, so the decrease of a split of D into D^v is
+``(weighted(D) - sum_v weighted(D^v)) / W(D)`` — information gain (2.2) for entropy,
+``Gini(D) - Gini_index(D, a)`` (2.5)–(2.6) for Gini, variance decrease for squared error.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from algorithms.trees._impurity import _weighted_entropy, _weighted_gini
+
+__all__ = ["ClassificationCriterion", "SquaredErrorCriterion"]
+
+
+class ClassificationCriterion:
+    """Entropy (ID3 / C4.5) or Gini (CART) on weighted class counts."""
+
+    def __init__(self, kind: str, n_classes: int) -> None:
+        self.kind = kind
+        self.n_stats = n_classes
+        self._weighted = _weighted_gini if kind == "gini" else _weighted_entropy
+
+    def row_stats(self, y: np.ndarray, w: np.ndarray) -> np.ndarray:
+        """(n, K): ``w_i`` in the column of the class of row i."""
+        out = np.zeros((y.shape[0], self.n_stats))
+        out[np.arange(y.shape[0]), y] = w
+        return out
+
+    def node(self, y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+        """(weighted class counts, class distribution, pure?) of a node's rows."""
+        totals = np.bincount(y, weights=w, minlength=self.n_stats).astype(float)
+        return totals, totals / totals.sum(), np.count_nonzero(totals) <= 1
+
+    def weighted(self, stats: np.ndarray) -> np.ndarray:
+        """``W * impurity`` of each stats vector (last axis)."""
+        return self._weighted(stats)
+
+    @staticmethod
+    def weight(stats: np.ndarray) -> np.ndarray:
+        return stats.sum(axis=-1)
+
+
+class SquaredErrorCriterion:
+    """Squared error (regression trees, the base learner of GBDT, 003 §2.8).
+
+    Statistics ``(w, w (y - c), w (y - c)^2)`` with ``c`` the node's weighted mean
+    (centring keeps ``sum w y^2 - (sum w y)^2 / W`` free of cancellation).
+    """
+
+    n_stats = 3
+    kind = "squared_error"
+
+    def row_stats(self, y: np.ndarray, w: np.ndarray) -> np.ndarray:
+        r = y - np.average(y, weights=w)
+        return np.column_stack([w, w * r, w * r * r])
+
+    def node(self, y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+        """(centred statistics, weighted mean, constant target?) of a node's rows."""
+        mean = float(np.average(y, weights=w))
+        r = y - mean
+        totals = np.array([w.sum(), float(np.sum(w * r)), float(np.sum(w * r * r))])
+        return totals, np.array([mean]), bool(np.all(y == y[0]))
+
+    @staticmethod
+    def weighted(stats: np.ndarray) -> np.ndarray:
+        """Weighted sum of squared deviations from the subset mean."""
+        w, s1, s2 = stats[..., 0], stats[..., 1], stats[..., 2]
+        safe = np.where(w > 0, w, 1.0)
+        return np.where(w > 0, np.maximum(s2 - s1 * s1 / safe, 0.0), 0.0)
+
+    @staticmethod
+    def weight(stats: np.ndarray) -> np.ndarray:
+        return stats[..., 0]

@@ -1,0 +1,437 @@
+"""TreeGenerate (003 §2.1): the one recursive tree grower behind every tree estimator.
+
+The grower works node by node from an explicit stack. At a node holding the rows D
+(with weights) and the attribute set A it
+
+1. makes a leaf when D is pure (one class / one target value), when A is empty or no
+   attribute of A takes two values on D (identical samples: a leaf labelled by the
+   majority), when the depth or size limits say so, or when the best split's decrease
+   is below ``min_impurity_decrease`` (pre-pruning by threshold);
+2. otherwise evaluates every attribute of a candidate set (all of A, or a random subset
+   of ``max_features`` attributes re-drawn at every node, as random forests need; when
+   no drawn attribute can split, the others are tried):
+   - a continuous attribute by the bi-partition of 003 §2.5.1 (2.8): rows sorted by the
+     attribute, cumulative sufficient statistics give the impurity of every split
+     between two consecutive distinct values at once, the threshold is the midpoint;
+   - a discrete attribute by a multiway split into one branch per value;
+   - with missing values (NaN) the criterion on the rows where the attribute is known,
+     times ``rho`` = their share of the node's weight (003 §2.5.2 (2.9));
+3. chooses the attribute maximising the decrease (ID3's gain (2.3), CART's
+   ``Gini(D) - Gini_index`` i.e. the argmin of (2.7), the variance decrease), or, for
+   C4.5, the gain ratio (2.4), optionally only among attributes whose gain is at least
+   the average gain;
+4. optionally (pre-pruning, 003 §2.4.1) keeps the split only if the validation
+   accuracy of the node's validation rows with the children labelled by their
+   majority is strictly higher than with the node as a leaf;
+5. sends each row to its branch; a row whose value is missing goes to every branch v
+   with its weight times ``r_v``, the branch's share of the known weight (2.10). A
+   discrete attribute is removed from A below its split; a continuous one stays. A
+   branch that receives no rows becomes a leaf with its parent's prediction.
+
+Rows are kept, per continuous attribute, in sorted order from the root down: a split
+partitions each sorted list stably (one boolean gather per level), so no node sorts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from algorithms.trees._impurity import entropy
+from algorithms.trees._structure import LEAF, Tree
+
+__all__ = ["GrowSettings", "grow_tree"]
+
+#: Upper bound on the elements of one (features, rows, statistics) block of the split
+#: search; larger nodes evaluate their attributes in several blocks (about 32 MB each).
+_BLOCK_ELEMENTS = 4_000_000
+
+
+@dataclass
+class GrowSettings:
+    """Validated hyperparameters of :func:`grow_tree`."""
+
+    criterion: object
+    gain_ratio: bool = False
+    above_average_gain: bool = False
+    max_depth: int | None = None
+    min_samples_split: int = 2
+    min_samples_leaf: int = 1
+    min_impurity_decrease: float = 0.0
+    max_features: int | None = None
+    categorical: np.ndarray | None = None
+    missing: bool = False
+    rng: np.random.Generator | None = None
+
+
+@dataclass
+class _Split:
+    feature: int
+    score: float  # what the choice maximised (gain ratio for C4.5, else the decrease)
+    decrease: float  # rho * decrease of the criterion's impurity
+    threshold: float = np.nan
+
+
+@dataclass
+class _Work:
+    node: int
+    rows: np.ndarray  # training rows at the node
+    w: np.ndarray  # their weights (sample weight times routing fractions)
+    order: np.ndarray  # (n_continuous, n): local positions sorted by each attribute
+    available: tuple  # discrete attributes still in A
+    depth: int
+    vrows: np.ndarray | None = None  # validation rows (pre-pruning)
+    vw: np.ndarray | None = None
+
+
+class _Builder:
+    """Growable node arrays (lists while growing, arrays at the end)."""
+
+    FIELDS = (
+        "feature", "threshold", "categorical", "first_child", "n_children", "parent",
+        "depth", "value", "class_counts", "n_node_samples", "weighted_n_node_samples",
+        "impurity", "split_score", "impurity_decrease", "missing_share",
+    )
+
+    def __init__(self) -> None:
+        self.cols = {name: [] for name in self.FIELDS}
+
+    def add(self, parent: int, depth: int, share: float) -> int:
+        c = self.cols
+        c["feature"].append(LEAF)
+        c["threshold"].append(np.nan)
+        c["categorical"].append(False)
+        c["first_child"].append(LEAF)
+        c["n_children"].append(0)
+        c["parent"].append(parent)
+        c["depth"].append(depth)
+        for name in ("value", "class_counts"):
+            c[name].append(None)
+        c["n_node_samples"].append(0)
+        c["weighted_n_node_samples"].append(0.0)
+        c["impurity"].append(np.nan)
+        c["split_score"].append(np.nan)
+        c["impurity_decrease"].append(np.nan)
+        c["missing_share"].append(share)
+        return len(c["feature"]) - 1
+
+    def set(self, node: int, **values) -> None:
+        for name, value in values.items():
+            self.cols[name][node] = value
+
+    def finish(self, domains: list, classification: bool) -> Tree:
+        c = self.cols
+        arrays = {
+            name: np.asarray(c[name])
+            for name in self.FIELDS
+            if name not in ("value", "class_counts")
+        }
+        arrays["feature"] = arrays["feature"].astype(np.intp)
+        arrays["first_child"] = arrays["first_child"].astype(np.intp)
+        arrays["n_children"] = arrays["n_children"].astype(np.intp)
+        arrays["parent"] = arrays["parent"].astype(np.intp)
+        arrays["depth"] = arrays["depth"].astype(np.intp)
+        arrays["n_node_samples"] = arrays["n_node_samples"].astype(np.intp)
+        arrays["categorical"] = arrays["categorical"].astype(bool)
+        value = np.vstack(c["value"])
+        counts = np.vstack(c["class_counts"]) if classification else None
+        return Tree(value=value, class_counts=counts, domains=domains, **arrays)
+
+
+def category_codes(X: np.ndarray, domains: list) -> np.ndarray:
+    """Position of each discrete value in its domain (-1 for NaN), 0 for continuous columns."""
+    codes = np.zeros(X.shape, dtype=np.intp)
+    for f, domain in enumerate(domains):
+        if domain is not None:
+            pos = np.clip(np.searchsorted(domain, X[:, f]), 0, max(domain.shape[0] - 1, 0))
+            codes[:, f] = np.where(np.isnan(X[:, f]), -1, pos)
+    return codes
+
+
+def grow_tree(
+    X: np.ndarray,
+    y: np.ndarray,
+    sample_weight: np.ndarray,
+    settings: GrowSettings,
+    *,
+    validation: tuple[np.ndarray, np.ndarray] | None = None,
+) -> Tree:
+    """Grow a tree on validated data.
+
+    Parameters
+    ----------
+    X : ndarray (N, d), float; NaN only when ``settings.missing``
+    y : ndarray (N,), class codes 0..K-1 (classification) or float targets
+    sample_weight : ndarray (N,), positive
+    settings : GrowSettings
+    validation : (X_val, y_val codes) or None
+        Enables pre-pruning (003 §2.4.1).
+    """
+    return _Grower(X, y, sample_weight, settings, validation).grow()
+
+
+class _Grower:
+    def __init__(self, X, y, w, settings: GrowSettings, validation) -> None:
+        self.X = X
+        self.XT = np.ascontiguousarray(X.T)
+        self.y = y
+        self.w = w
+        self.s = settings
+        self.crit = settings.criterion
+        self.classification = hasattr(self.crit, "n_stats") and self.crit.kind != "squared_error"
+        d = X.shape[1]
+        cat = settings.categorical if settings.categorical is not None else np.zeros(d, bool)
+        self.continuous = np.flatnonzero(~cat)
+        self.discrete = tuple(int(f) for f in np.flatnonzero(cat))
+        self.position = {int(f): i for i, f in enumerate(self.continuous)}
+        self.domains = [
+            np.unique(X[~np.isnan(X[:, f]), f]) if cat[f] else None for f in range(d)
+        ]
+        self.codes = category_codes(X, self.domains)
+        self.validation = validation
+        if validation is not None:
+            self.vcodes = category_codes(validation[0], self.domains)
+        self.max_depth = np.inf if settings.max_depth is None else settings.max_depth
+        self.builder = _Builder()
+
+    # ------------------------------------------------------------------ growth
+    def grow(self) -> Tree:
+        n = self.X.shape[0]
+        order = np.argsort(self.XT[self.continuous], axis=1, kind="stable")
+        root = self.builder.add(LEAF, 0, 1.0)
+        work = _Work(root, np.arange(n), self.w.copy(), order, self.discrete, 0)
+        if self.validation is not None:
+            work.vrows = np.arange(self.validation[0].shape[0])
+            work.vw = np.ones(work.vrows.shape[0])
+        stack = [work]
+        while stack:
+            stack.extend(reversed(self._process(stack.pop())))
+        return self.builder.finish(self.domains, self.classification)
+
+    def _process(self, work: _Work) -> list[_Work]:
+        s, crit = self.s, self.crit
+        yloc = self.y[work.rows]
+        totals, value, pure = crit.node(yloc, work.w)
+        W = float(work.w.sum())
+        self.builder.set(
+            work.node,
+            value=value,
+            class_counts=totals if self.classification else None,
+            n_node_samples=work.rows.shape[0],
+            weighted_n_node_samples=W,
+            impurity=float(crit.weighted(totals)) / W,
+        )
+        n = work.rows.shape[0]
+        if (
+            pure
+            or n < s.min_samples_split
+            or work.depth >= self.max_depth
+            or (self.continuous.size == 0 and not work.available)
+        ):
+            return []
+        split = self._best_split(work, yloc)
+        if split is None:  # identical samples on A
+            return []
+        if s.min_impurity_decrease > 0 and split.decrease < s.min_impurity_decrease:
+            return []
+        children = self._partition(work, split)
+        if self.validation is not None and not self._improves_validation(work, value, children):
+            return []
+        first = len(self.builder.cols["feature"])
+        self.builder.set(
+            work.node,
+            feature=split.feature,
+            threshold=split.threshold,
+            categorical=bool(np.isnan(split.threshold)),
+            first_child=first,
+            n_children=len(children),
+            split_score=split.score,
+            impurity_decrease=split.decrease,
+        )
+        out = []
+        for child in children:
+            node = self.builder.add(work.node, work.depth + 1, child.share)
+            if child.rows.shape[0] == 0:  # empty branch: leaf with the parent's prediction
+                self.builder.set(
+                    node,
+                    value=value,
+                    class_counts=np.zeros_like(totals) if self.classification else None,
+                    impurity=0.0,
+                )
+                continue
+            child.work.node = node
+            out.append(child.work)
+        return out
+
+    # ------------------------------------------------------------------ split search
+    def _best_split(self, work: _Work, yloc: np.ndarray) -> _Split | None:
+        features = np.concatenate([self.continuous, np.asarray(work.available, dtype=np.intp)])
+        k = self.s.max_features
+        if k is not None and k < features.shape[0]:
+            perm = self.s.rng.permutation(features.shape[0])
+            chunks = [np.sort(features[perm[:k]]), np.sort(features[perm[k:]])]
+        else:
+            chunks = [np.sort(features)]
+        stats = self.crit.row_stats(yloc, work.w)
+        for chunk in chunks:
+            candidates = self._evaluate(work, stats, chunk)
+            if candidates:
+                return self._choose(candidates)
+        return None
+
+    def _choose(self, candidates: list[_Split]) -> _Split:
+        if not self.s.gain_ratio:
+            return max(candidates, key=lambda c: c.decrease)  # first of equal maxima
+        gains = np.array([c.decrease for c in candidates])
+        if self.s.above_average_gain:
+            # C4.5's heuristic: only attributes with at least the average gain compete
+            # (min() keeps the best one when rounding puts the mean above the maximum).
+            keep = gains >= min(gains.mean(), gains.max())
+            candidates = [c for c, k in zip(candidates, keep, strict=True) if k]
+        return max(candidates, key=lambda c: c.score)
+
+    def _evaluate(self, work: _Work, stats: np.ndarray, features: np.ndarray) -> list[_Split]:
+        W = float(work.w.sum())
+        out = []
+        cont = [f for f in features if int(f) in self.position]
+        per_block = max(1, _BLOCK_ELEMENTS // max(1, work.rows.shape[0] * stats.shape[1]))
+        for start in range(0, len(cont), per_block):
+            out.extend(self._continuous(work, stats, np.array(cont[start : start + per_block]), W))
+        for f in features:
+            if int(f) not in self.position:
+                split = self._discrete(work, stats, int(f), W)
+                if split is not None:
+                    out.append(split)
+        out.sort(key=lambda c: c.feature)
+        return out
+
+    def _continuous(self, work, stats, F, W) -> list[_Split]:
+        crit, L = self.crit, self.s.min_samples_leaf
+        n = work.rows.shape[0]
+        m = F.shape[0]
+        P = work.order[[self.position[int(f)] for f in F]]  # (m, n)
+        xs = self.XT[F[:, None], work.rows[P]]  # sorted values, NaN last
+        cum = np.cumsum(stats[P], axis=1)  # (m, n, s)
+        known = np.count_nonzero(~np.isnan(xs), axis=1) if self.s.missing else np.full(m, n)
+        cols = np.arange(m)
+        total = cum[cols, np.maximum(known - 1, 0)]  # statistics of the known rows
+        left = cum[:, :-1]
+        right = total[:, None, :] - left
+        if self.classification:
+            np.maximum(right, 0.0, out=right)  # cumulative-sum rounding
+        size = np.arange(1, n)
+        valid = (xs[:, :-1] < xs[:, 1:]) & (size >= L) & ((known[:, None] - size) >= L)
+        child = crit.weighted(left) + crit.weighted(right)
+        w_known = crit.weight(total)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            dec = (crit.weighted(total)[:, None] - child) / w_known[:, None]
+        dec = np.where(valid, dec, -np.inf)
+        best = np.argmax(dec, axis=1)
+        out = []
+        for j in np.flatnonzero(np.isfinite(dec[cols, best])):
+            i = best[j]
+            lo, hi = xs[j, i], xs[j, i + 1]
+            threshold = lo / 2.0 + hi / 2.0
+            if not lo <= threshold < hi:  # rounding at adjacent floats
+                threshold = lo
+            rho = w_known[j] / W
+            decrease = rho * dec[j, i]
+            score = decrease
+            if self.s.gain_ratio:
+                w_left = float(crit.weight(left[j, i]))
+                score = decrease / entropy([w_left, max(w_known[j] - w_left, 0.0)])
+            out.append(_Split(int(F[j]), float(score), float(decrease), float(threshold)))
+        return out
+
+    def _discrete(self, work, stats, f, W) -> _Split | None:
+        crit = self.crit
+        code = self.codes[work.rows, f]
+        known = code >= 0
+        V = self.domains[f].shape[0]
+        counts = np.bincount(code[known], minlength=V)
+        nonempty = counts > 0
+        if np.count_nonzero(nonempty) < 2 or np.any(counts[nonempty] < self.s.min_samples_leaf):
+            return None
+        table = np.column_stack(
+            [np.bincount(code[known], weights=stats[known, c], minlength=V)
+             for c in range(stats.shape[1])]
+        )
+        if self.classification:
+            np.maximum(table, 0.0, out=table)
+        total = table.sum(axis=0)
+        w_known = float(crit.weight(total))
+        dec = (float(crit.weighted(total)) - float(crit.weighted(table).sum())) / w_known
+        decrease = w_known / W * dec
+        score = decrease
+        if self.s.gain_ratio:
+            score = decrease / entropy(crit.weight(table)[nonempty])
+        return _Split(f, float(score), float(decrease))
+
+    # ------------------------------------------------------------------ partition
+    def _partition(self, work: _Work, split: _Split) -> list[_Child]:
+        f = split.feature
+        missing = np.isnan(self.X[work.rows, f])
+        branches = self._branches(self.X, self.codes, work.rows, split)
+        known_w = np.array([work.w[b].sum() for b in branches])
+        shares = known_w / known_w.sum()
+        children = []
+        for b, share in zip(branches, shares, strict=True):
+            w_child = np.where(missing, work.w * share, work.w)
+            children.append(_Child(share, self._restrict(work, b | missing, w_child, split)))
+        if work.vrows is not None:
+            vmissing = np.isnan(self.validation[0][work.vrows, f])
+            vbranches = self._branches(self.validation[0], self.vcodes, work.vrows, split)
+            for child, b in zip(children, vbranches, strict=True):
+                vw = np.where(vmissing, work.vw * child.share, work.vw)
+                member = (b | vmissing) & (vw > 0)
+                child.work.vrows, child.work.vw = work.vrows[member], vw[member]
+        return children
+
+    def _branches(self, X, codes, rows, split: _Split) -> list[np.ndarray]:
+        """Masks of the rows whose known value sends them to each branch."""
+        f = split.feature
+        if np.isnan(split.threshold):
+            code = codes[rows, f]
+            return [code == v for v in range(self.domains[f].shape[0])]
+        x = X[rows, f]
+        with np.errstate(invalid="ignore"):
+            return [x <= split.threshold, x > split.threshold]
+
+    def _restrict(self, work: _Work, member, w_child, split: _Split) -> _Work:
+        member = member & (w_child > 0)
+        count = int(np.count_nonzero(member))
+        new_index = np.cumsum(member) - 1
+        keep = member[work.order]
+        order = new_index[work.order[keep]].reshape(work.order.shape[0], count)
+        available = work.available
+        if np.isnan(split.threshold):
+            available = tuple(a for a in available if a != split.feature)
+        return _Work(LEAF, work.rows[member], w_child[member], order, available, work.depth + 1)
+
+    # ------------------------------------------------------------------ pre-pruning
+    def _improves_validation(self, work: _Work, value: np.ndarray, children) -> bool:
+        """003 §2.4.1: expand only if validation accuracy strictly increases."""
+        yv = self.validation[1]
+        majority = int(np.argmax(value))
+        before = float(work.vw[yv[work.vrows] == majority].sum())
+        after = 0.0
+        for child in children:
+            label = majority
+            if child.rows.shape[0]:
+                counts = np.bincount(
+                    self.y[child.rows], weights=child.work.w, minlength=value.shape[0]
+                )
+                label = int(np.argmax(counts))
+            after += float(child.work.vw[yv[child.work.vrows] == label].sum())
+        return after > before
+
+
+@dataclass
+class _Child:
+    share: float
+    work: _Work
+
+    @property
+    def rows(self) -> np.ndarray:
+        return self.work.rows
