@@ -256,6 +256,13 @@ def validate_regression(
     _check_y_present(estimator, y)
     kwargs.setdefault("dtype", np.float64)
     X_arr, y_arr = _validate_data(estimator, X, y, y_numeric=True, **kwargs)
+    # validate_data converts only object targets; strings would fail later, ints stay int
+    if y_arr.dtype.kind not in "biuf":
+        raise ValueError(
+            f"y must be numeric for {type(estimator).__name__} (a regression target), "
+            f"got dtype {y_arr.dtype}."
+        )
+    y_arr = y_arr.astype(np.float64, copy=False)
     if positive and not np.all(y_arr > 0):
         raise ValueError(
             f"y must be strictly positive for {type(estimator).__name__} (its model is "

@@ -8,22 +8,33 @@ References
 
 from __future__ import annotations
 
-import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.utils.validation import check_is_fitted
-
-from algorithms.linear._inputs import as_design, check_real
-from algorithms.linear._lasso import _validate_common, fit_penalised
+from algorithms._validation import check_real
+from algorithms.linear._lasso import L1Regression
 
 __all__ = ["ElasticNet", "elastic_net_penalties"]
 
 
 def elastic_net_penalties(lam: float, rho: float) -> tuple[float, float]:
-    """``(l1, l2)`` weights of ``l1 ||w||_1 + l2 ||w||^2`` for the notes' (lambda, rho)."""
+    """``(l1, l2)`` weights of ``l1 ||w||_1 + l2 ||w||^2`` for the notes' (lambda, rho).
+
+    Parameters
+    ----------
+    lam : float
+        lambda > 0.
+    rho : float
+        The L1 share, ``0 < rho <= 1``.
+
+    Returns
+    -------
+    (float, float)
+        ``(lam rho, lam (1 - rho) / 2)``.
+    """
+    lam = check_real(lam, "lam", low=0.0, low_open=True)
+    rho = check_real(rho, "rho", low=0.0, high=1.0, low_open=True)
     return lam * rho, lam * (1.0 - rho) / 2.0
 
 
-class ElasticNet(RegressorMixin, BaseEstimator):
+class ElasticNet(L1Regression):
     """Elastic net ``||y - Xw - b||^2 + lam rho ||w||_1 + lam (1 - rho)/2 ||w||^2``.
 
     Parameters
@@ -51,22 +62,9 @@ class ElasticNet(RegressorMixin, BaseEstimator):
 
     def __init__(self, *, lam: float = 1.0, rho: float = 0.5, fit_intercept: bool = True,
                  solver: str = "cd", max_iter: int = 10_000, tol: float = 1e-8) -> None:
-        self.lam = lam
+        super().__init__(lam=lam, fit_intercept=fit_intercept, solver=solver,
+                         max_iter=max_iter, tol=tol)
         self.rho = rho
-        self.fit_intercept = fit_intercept
-        self.solver = solver
-        self.max_iter = max_iter
-        self.tol = tol
 
-    def fit(self, X: object, y: object) -> ElasticNet:
-        lam = check_real(self.lam, "lam", low=0.0, low_open=True)
-        rho = check_real(self.rho, "rho", low=0.0, high=1.0, low_open=True)
-        fit_intercept, solver, max_iter, tol = _validate_common(self)
-        l1, l2 = elastic_net_penalties(lam, rho)
-        fit_penalised(self, X, y, l1, l2, fit_intercept, solver, max_iter, tol)
-        return self
-
-    def predict(self, X: object) -> np.ndarray:
-        check_is_fitted(self, "coef_")
-        X_arr = as_design(X, n_features=self.n_features_in_)
-        return X_arr @ self.coef_ + self.intercept_
+    def _penalties(self) -> tuple[float, float]:
+        return elastic_net_penalties(self.lam, self.rho)

@@ -17,18 +17,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg
-from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import check_is_fitted
 
-from algorithms.linear._inputs import (
-    as_design,
-    as_target,
+from algorithms._validation import (
+    check_array_argument,
     check_bool,
     check_choice,
-    check_positive_int,
+    check_int,
     check_real,
+    validate_regression,
 )
+from algorithms.linear._ols import LinearPredictor, centre, intercept_of
 
 __all__ = ["L1Solution", "Lasso", "soft_threshold", "solve_l1_l2"]
 
@@ -41,10 +40,8 @@ def soft_threshold(z: np.ndarray | float, threshold: float) -> np.ndarray:
     ``z - t`` where ``z > t``; ``0`` where ``|z| <= t``; ``z + t`` where ``z < -t``.
     It is the proximal map of ``t ||.||_1`` (003 (10.12) with ``t = lambda / L``).
     """
-    t = float(threshold)
-    if not np.isfinite(t) or t < 0:
-        raise ValueError(f"threshold must be a finite number >= 0, got {threshold!r}")
-    z = np.asarray(z, dtype=float)
+    t = check_real(threshold, "threshold", low=0.0)
+    z = check_array_argument(z, "z", allow_empty=True)
     return np.sign(z) * np.maximum(np.abs(z) - t, 0.0)
 
 
@@ -191,10 +188,32 @@ def solve_l1_l2(
 
     No intercept: centre the data first. Stops when the duality gap is at most
     ``tol * ||y||^2`` (so ``P(w) - P* <= tol * ||y||^2``) or after ``max_iter``
-    iterations (sweeps for ``"cd"``). Inputs are assumed validated.
+    iterations (sweeps for ``"cd"``).
 
-    Solvers
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+    y : array-like of shape (n,)
+    l1 : float
+        The L1 weight, ``> 0``.
+    l2 : float, default=0.0
+        The squared-L2 weight, ``>= 0``.
+    solver : {"cd", "ista", "fista"}, default="cd"
+    max_iter : int, default=10000
+        Sweeps (``"cd"``) or iterations, ``>= 1``.
+    tol : float, default=1e-8
+        Relative duality-gap tolerance, ``> 0``.
+    coef_init : array-like of shape (d,), optional
+        The starting point (zeros by default); warm starts along a path.
+    refine : bool, default=True
+        Try the active-set step described below (``"cd"`` only).
+
+    Returns
     -------
+    L1Solution
+
+    Notes
+    -----
     ``"cd"``: cyclic coordinate descent, exact minimisation in one coordinate:
     ``w_j <- S_{l1/2}(x_j^T r_{-j}) / (||x_j||^2 + l2)``. With ``refine`` (the
     default), whenever a sweep leaves the sign pattern unchanged an active-set step
@@ -216,6 +235,31 @@ def solve_l1_l2(
     scaled design's stays that of X, and a step smaller than ``eps |w|`` is lost to
     rounding, which stalls the unscaled method at a duality gap ~ ``eps L ||w||^2``.
     """
+    X_arr = check_array_argument(X, "X", ndim=2)
+    y_arr = check_array_argument(y, "y", shape=(X_arr.shape[0],))
+    if coef_init is not None:
+        coef_init = check_array_argument(coef_init, "coef_init", shape=(X_arr.shape[1],))
+    return _solve_l1_l2(
+        X_arr, y_arr, check_real(l1, "l1", low=0.0, low_open=True),
+        check_real(l2, "l2", low=0.0), *check_solver_settings(solver, max_iter, tol),
+        coef_init=coef_init, refine=check_bool(refine, "refine"),
+    )
+
+
+def check_solver_settings(solver: object, max_iter: object, tol: object) -> tuple[str, int, float]:
+    """``(solver, max_iter, tol)`` of :func:`solve_l1_l2`, validated."""
+    return (
+        check_choice(solver, "solver", SOLVERS),
+        check_int(max_iter, "max_iter", low=1),
+        check_real(tol, "tol", low=0.0, low_open=True),
+    )
+
+
+def _solve_l1_l2(
+    X: np.ndarray, y: np.ndarray, l1: float, l2: float, solver: str, max_iter: int,
+    tol: float, *, coef_init: np.ndarray | None = None, refine: bool = True,
+) -> L1Solution:
+    """:func:`solve_l1_l2` on validated input."""
     n, d = X.shape
     quad = _Quadratic(X, y, l2)
     w = np.zeros(d) if coef_init is None else np.array(coef_init, dtype=float)
@@ -321,44 +365,52 @@ def solve_l1_l2(
     return sol
 
 
-def _validate_common(est: BaseEstimator) -> tuple[bool, str, int, float]:
-    fit_intercept = check_bool(est.fit_intercept, "fit_intercept")
-    solver = check_choice(est.solver, "solver", SOLVERS)
-    max_iter = check_positive_int(est.max_iter, "max_iter")
-    tol = check_real(est.tol, "tol", low=0.0, low_open=True)
-    return fit_intercept, solver, max_iter, tol
+class L1Regression(LinearPredictor):
+    """Shared fit of :class:`Lasso` and :class:`~algorithms.linear.ElasticNet`.
+
+    A subclass supplies :meth:`_penalties`, the validated ``(l1, l2)`` weights of its
+    hyperparameters; the intercept is left unpenalised by centring (see
+    :func:`~algorithms.linear._ols.centre`).
+    """
+
+    def __init__(self, *, lam: float = 1.0, fit_intercept: bool = True, solver: str = "cd",
+                 max_iter: int = 10_000, tol: float = 1e-8) -> None:
+        self.lam = lam
+        self.fit_intercept = fit_intercept
+        self.solver = solver
+        self.max_iter = max_iter
+        self.tol = tol
+
+    def _penalties(self) -> tuple[float, float]:
+        raise NotImplementedError
+
+    def fit(self, X: object, y: object) -> L1Regression:
+        """Solve the penalised problem for ``X`` (n_samples, n_features), ``y``; returns self."""
+        l1, l2 = self._penalties()
+        fit_intercept = check_bool(self.fit_intercept, "fit_intercept")
+        solver, max_iter, tol = check_solver_settings(self.solver, self.max_iter, self.tol)
+        X_arr, y_arr = validate_regression(self, X, y)
+        A, target, x_mean, y_mean = centre(X_arr, y_arr, fit_intercept)
+        sol = _solve_l1_l2(A, target, l1, l2, solver, max_iter, tol)
+        self.coef_ = sol.coef
+        self.intercept_ = intercept_of(sol.coef, x_mean, y_mean)
+        self.objective_history_ = np.asarray(sol.objective_history)
+        self.duality_gap_history_ = np.asarray(sol.gap_history)
+        self.duality_gap_ = float(sol.duality_gap)
+        self.n_iter_ = int(sol.n_iter)
+        self.converged_ = bool(sol.converged)
+        self.lipschitz_ = float(sol.lipschitz)
+        if not sol.converged:
+            warnings.warn(
+                f"{type(self).__name__} ({solver}) did not converge in {max_iter} iterations: "
+                f"duality gap {sol.duality_gap:.3g} > tol * ||y||^2; increase max_iter or tol",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        return self
 
 
-def fit_penalised(est: BaseEstimator, X: object, y: object, l1: float, l2: float,
-                  fit_intercept: bool, solver: str, max_iter: int, tol: float) -> None:
-    """Centre (unpenalised intercept), solve, store the fitted attributes on ``est``."""
-    X_arr = as_design(X)
-    y_arr = as_target(y, X_arr.shape[0])
-    if fit_intercept:
-        x_mean, y_mean = X_arr.mean(axis=0), float(y_arr.mean())
-        A, target = X_arr - x_mean, y_arr - y_mean
-    else:
-        A, target = X_arr, y_arr
-    sol = solve_l1_l2(A, target, l1=l1, l2=l2, solver=solver, max_iter=max_iter, tol=tol)
-    est.coef_ = sol.coef
-    est.intercept_ = float(y_mean - x_mean @ sol.coef) if fit_intercept else 0.0
-    est.objective_history_ = np.asarray(sol.objective_history)
-    est.duality_gap_history_ = np.asarray(sol.gap_history)
-    est.duality_gap_ = float(sol.duality_gap)
-    est.n_iter_ = int(sol.n_iter)
-    est.converged_ = bool(sol.converged)
-    est.lipschitz_ = float(sol.lipschitz)
-    est.n_features_in_ = X_arr.shape[1]
-    if not sol.converged:
-        warnings.warn(
-            f"{type(est).__name__} ({solver}) did not converge in {max_iter} iterations: "
-            f"duality gap {sol.duality_gap:.3g} > tol * ||y||^2; increase max_iter or tol",
-            ConvergenceWarning,
-            stacklevel=3,
-        )
-
-
-class Lasso(RegressorMixin, BaseEstimator):
+class Lasso(L1Regression):
     """LASSO ``min ||y - X w - b||^2 + lam ||w||_1`` (004 §1.2, 003 (10.7)).
 
     Parameters
@@ -394,21 +446,5 @@ class Lasso(RegressorMixin, BaseEstimator):
         problem (see :func:`solve_l1_l2`).
     """
 
-    def __init__(self, *, lam: float = 1.0, fit_intercept: bool = True, solver: str = "cd",
-                 max_iter: int = 10_000, tol: float = 1e-8) -> None:
-        self.lam = lam
-        self.fit_intercept = fit_intercept
-        self.solver = solver
-        self.max_iter = max_iter
-        self.tol = tol
-
-    def fit(self, X: object, y: object) -> Lasso:
-        lam = check_real(self.lam, "lam", low=0.0, low_open=True)
-        fit_intercept, solver, max_iter, tol = _validate_common(self)
-        fit_penalised(self, X, y, lam, 0.0, fit_intercept, solver, max_iter, tol)
-        return self
-
-    def predict(self, X: object) -> np.ndarray:
-        check_is_fitted(self, "coef_")
-        X_arr = as_design(X, n_features=self.n_features_in_)
-        return X_arr @ self.coef_ + self.intercept_
+    def _penalties(self) -> tuple[float, float]:
+        return check_real(self.lam, "lam", low=0.0, low_open=True), 0.0

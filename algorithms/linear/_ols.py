@@ -14,9 +14,14 @@ import warnings
 import numpy as np
 import scipy.linalg
 from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.utils.validation import check_is_fitted
 
-from algorithms.linear._inputs import as_design, as_target, check_bool, check_choice, check_real
+from algorithms._validation import (
+    check_bool,
+    check_choice,
+    check_real,
+    validate_features,
+    validate_regression,
+)
 
 __all__ = ["LinearRegression", "RankDeficientWarning", "SimpleLinearRegression", "add_bias_column"]
 
@@ -31,13 +36,54 @@ def add_bias_column(X: np.ndarray) -> np.ndarray:
     return np.hstack([X, np.ones((X.shape[0], 1))])
 
 
+def centre(
+    X: np.ndarray, y: np.ndarray, fit_intercept: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """``(X - xbar, y - ybar, xbar, ybar)``: the data of an unpenalised intercept.
+
+    Minimising over the intercept first leaves the centred problem in ``w`` alone, and
+    ``b = ybar - xbar^T w`` afterwards (see :func:`intercept_of`). Without an intercept
+    the data are returned as they are, with zero means.
+    """
+    if not fit_intercept:
+        return X, y, np.zeros(X.shape[1]), 0.0
+    x_mean, y_mean = X.mean(axis=0), float(y.mean())
+    return X - x_mean, y - y_mean, x_mean, y_mean
+
+
+def intercept_of(coef: np.ndarray, x_mean: np.ndarray, y_mean: float) -> float:
+    """``ybar - xbar^T w``: the intercept of centred data (0 when both means are 0)."""
+    return float(y_mean - x_mean @ coef)
+
+
 def _numerical_rank(s: np.ndarray, rcond: float) -> int:
     """Number of singular values above ``rcond * s_max`` (0 for a zero matrix)."""
     return int(np.sum(s > rcond * s[0])) if s.size and s[0] > 0 else 0
 
 
+class LinearPredictor(RegressorMixin, BaseEstimator):
+    """Base of the estimators whose prediction is ``X @ coef_ + intercept_``."""
+
+    def predict(self, X: object) -> np.ndarray:
+        """``X @ coef_ + intercept_`` (003 (1.10)).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        X_arr = validate_features(self, X, reset=False)
+        return X_arr @ self.coef_ + self.intercept_
+
+
 class SimpleLinearRegression(RegressorMixin, BaseEstimator):
     """Univariate least squares ``f(x) = w x + b`` by the closed form of 003 (1.6).
+
+    The model of 003 §1.2 has one input variable: ``X`` must have exactly one column
+    (shape ``(m, 1)``); :class:`LinearRegression` fits several.
 
     Attributes
     ----------
@@ -45,6 +91,8 @@ class SimpleLinearRegression(RegressorMixin, BaseEstimator):
         The slope ``w``.
     intercept_ : float
         The intercept ``b``.
+    n_features_in_ : int
+        Always 1.
 
     Notes
     -----
@@ -61,36 +109,48 @@ class SimpleLinearRegression(RegressorMixin, BaseEstimator):
     def __init__(self) -> None:
         pass
 
-    @staticmethod
-    def _column(X: object) -> np.ndarray:
-        arr = np.asarray(X, dtype=float) if not isinstance(X, np.ndarray) else X
-        if getattr(arr, "ndim", 0) == 1:
-            arr = np.asarray(arr, dtype=float).reshape(-1, 1)
-        arr = as_design(arr)
-        if arr.shape[1] != 1:
-            raise ValueError(f"X must have exactly one feature, got {arr.shape[1]}")
-        return arr[:, 0]
-
     def fit(self, X: object, y: object) -> SimpleLinearRegression:
-        x = self._column(X)
-        y_arr = as_target(y, x.shape[0])
-        if x.shape[0] < 2:
-            raise ValueError("X needs at least two samples to determine a slope and an intercept")
+        """Fit the least-squares line through ``(x_i, y_i)``.
+
+        Parameters
+        ----------
+        X : array-like of shape (m, 1)
+            The single input variable, ``m >= 2`` samples, not all equal.
+        y : array-like of shape (m,)
+
+        Returns
+        -------
+        self
+        """
+        X_arr, y_arr = validate_regression(self, X, y)
+        m, d = X_arr.shape
+        if m < 2:
+            raise ValueError(
+                f"X has {m} sample: {type(self).__name__} needs at least two samples to "
+                "determine a slope and an intercept (003 (1.6))."
+            )
+        if d != 1:
+            raise ValueError(
+                f"X must have exactly one feature: {type(self).__name__} is the univariate "
+                f"model f(x) = w x + b of 003 §1.2, got {d} features; use LinearRegression "
+                "for several."
+            )
+        x = X_arr[:, 0]
         xbar = x.mean()
         denominator = float(np.sum((x - xbar) ** 2))
         if denominator <= np.finfo(float).tiny or np.ptp(x) == 0:
-            raise ValueError("X has zero variance: the slope of (1.6) is undefined (0/0)")
+            raise ValueError("X has zero variance: the slope of (1.6) is undefined (0/0).")
         self.coef_ = float(np.sum(y_arr * (x - xbar)) / denominator)
         self.intercept_ = float(np.mean(y_arr - self.coef_ * x))
-        self.n_features_in_ = 1
         return self
 
     def predict(self, X: object) -> np.ndarray:
-        check_is_fitted(self, "coef_")
-        return self.coef_ * self._column(X) + self.intercept_
+        """``w x + b`` for each row of ``X`` (shape (n_samples, 1))."""
+        X_arr = validate_features(self, X, reset=False)
+        return self.coef_ * X_arr[:, 0] + self.intercept_
 
 
-class LinearRegression(RegressorMixin, BaseEstimator):
+class LinearRegression(LinearPredictor):
     """Multivariate least squares ``min_w ||y - X_hat w_hat||^2`` (003 (1.8)-(1.9)).
 
     Parameters
@@ -137,12 +197,12 @@ class LinearRegression(RegressorMixin, BaseEstimator):
         self.rcond = rcond
 
     def fit(self, X: object, y: object) -> LinearRegression:
+        """Least squares of ``y`` (n_samples,) on ``[X, 1]`` (or ``X``); returns self."""
         fit_intercept = check_bool(self.fit_intercept, "fit_intercept")
         solver = check_choice(self.solver, "solver", ("lstsq", "qr", "cholesky"))
         if self.rcond is not None:
             check_real(self.rcond, "rcond", low=0.0, high=1.0)
-        X_arr = as_design(X)
-        y_arr = as_target(y, X_arr.shape[0])
+        X_arr, y_arr = validate_regression(self, X, y)
         A = add_bias_column(X_arr) if fit_intercept else X_arr
         n, p = A.shape
         rcond = float(self.rcond) if self.rcond is not None else max(n, p) * np.finfo(float).eps
@@ -184,10 +244,4 @@ class LinearRegression(RegressorMixin, BaseEstimator):
         self.rank_ = rank
         self.full_rank_ = bool(full_rank)
         self.singular_values_ = s
-        self.n_features_in_ = X_arr.shape[1]
         return self
-
-    def predict(self, X: object) -> np.ndarray:
-        check_is_fitted(self, "coef_")
-        X_arr = as_design(X, n_features=self.n_features_in_)
-        return X_arr @ self.coef_ + self.intercept_

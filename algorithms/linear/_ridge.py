@@ -11,11 +11,20 @@ import warnings
 
 import numpy as np
 import scipy.linalg
-from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.utils.validation import check_is_fitted
 
-from algorithms.linear._inputs import as_design, as_target, check_bool, check_real
-from algorithms.linear._ols import RankDeficientWarning, add_bias_column
+from algorithms._validation import (
+    check_array_argument,
+    check_bool,
+    check_real,
+    validate_regression,
+)
+from algorithms.linear._ols import (
+    LinearPredictor,
+    RankDeficientWarning,
+    add_bias_column,
+    centre,
+    intercept_of,
+)
 
 __all__ = ["Ridge", "ridge_solve"]
 
@@ -23,11 +32,32 @@ __all__ = ["Ridge", "ridge_solve"]
 def ridge_solve(A: np.ndarray, y: np.ndarray, lam: float) -> np.ndarray:
     """``argmin_w ||y - A w||^2 + lam ||w||^2`` for ``lam > 0`` (no intercept handling).
 
+    Parameters
+    ----------
+    A : array-like of shape (n, p)
+        The design (finite).
+    y : array-like of shape (n,)
+    lam : float
+        ``lam > 0``: the system is then symmetric positive definite.
+
+    Returns
+    -------
+    ndarray of shape (p,)
+
+    Notes
+    -----
     Solves the SPD system ``(A^T A + lam I) w = A^T y`` by Cholesky when ``A`` has at
     least as many rows as columns, else the equivalent dual system
     ``w = A^T (A A^T + lam I)^{-1} y`` (same solution, smaller matrix). No inverse is
     formed.
     """
+    A_arr = check_array_argument(A, "A", ndim=2)
+    y_arr = check_array_argument(y, "y", shape=(A_arr.shape[0],))
+    return _ridge_solve(A_arr, y_arr, check_real(lam, "lam", low=0.0, low_open=True))
+
+
+def _ridge_solve(A: np.ndarray, y: np.ndarray, lam: float) -> np.ndarray:
+    """:func:`ridge_solve` on validated input."""
     n, p = A.shape
     if n >= p:
         gram = A.T @ A
@@ -38,7 +68,7 @@ def ridge_solve(A: np.ndarray, y: np.ndarray, lam: float) -> np.ndarray:
     return A.T @ scipy.linalg.cho_solve(scipy.linalg.cho_factor(kernel), y)
 
 
-class Ridge(RegressorMixin, BaseEstimator):
+class Ridge(LinearPredictor):
     """Ridge regression ``min ||y - X w - b||^2 + lam ||w||^2`` by its closed form.
 
     Parameters
@@ -74,21 +104,19 @@ class Ridge(RegressorMixin, BaseEstimator):
         self.penalize_intercept = penalize_intercept
 
     def fit(self, X: object, y: object) -> Ridge:
+        """Solve the ridge problem for ``X`` (n_samples, n_features), ``y``; returns self."""
         lam = check_real(self.lam, "lam", low=0.0)
         fit_intercept = check_bool(self.fit_intercept, "fit_intercept")
         penalize_intercept = check_bool(self.penalize_intercept, "penalize_intercept")
-        X_arr = as_design(X)
-        y_arr = as_target(y, X_arr.shape[0])
+        X_arr, y_arr = validate_regression(self, X, y)
         d = X_arr.shape[1]
-        if fit_intercept and penalize_intercept:
-            A, target, centred = add_bias_column(X_arr), y_arr, False
-        elif fit_intercept:
-            x_mean, y_mean = X_arr.mean(axis=0), y_arr.mean()
-            A, target, centred = X_arr - x_mean, y_arr - y_mean, True
+        augmented = fit_intercept and penalize_intercept
+        if augmented:
+            A, target = add_bias_column(X_arr), y_arr
         else:
-            A, target, centred = X_arr, y_arr, False
+            A, target, x_mean, y_mean = centre(X_arr, y_arr, fit_intercept)
         if lam > 0:
-            w = ridge_solve(A, target, lam)
+            w = _ridge_solve(A, target, lam)
         else:
             w, _, rank, _ = scipy.linalg.lstsq(A, target, lapack_driver="gelsd")
             if rank < A.shape[1]:
@@ -99,16 +127,5 @@ class Ridge(RegressorMixin, BaseEstimator):
                     stacklevel=2,
                 )
         self.coef_ = np.asarray(w[:d], dtype=float).copy()
-        if centred:
-            self.intercept_ = float(y_mean - x_mean @ self.coef_)
-        elif fit_intercept:
-            self.intercept_ = float(w[d])
-        else:
-            self.intercept_ = 0.0
-        self.n_features_in_ = d
+        self.intercept_ = float(w[d]) if augmented else intercept_of(self.coef_, x_mean, y_mean)
         return self
-
-    def predict(self, X: object) -> np.ndarray:
-        check_is_fitted(self, "coef_")
-        X_arr = as_design(X, n_features=self.n_features_in_)
-        return X_arr @ self.coef_ + self.intercept_

@@ -116,7 +116,7 @@ def check_closed_form(denominator) -> None:
     w_expr = sum(yi * (xi - xbar) for xi, yi in zip(xs, ys, strict=True)) / denominator(xs, m)
     f = sp.lambdify([*xs, *ys], w_expr)
     x_num, y_num = rng.normal(size=m), rng.normal(size=m)
-    model = SimpleLinearRegression().fit(x_num, y_num)
+    model = SimpleLinearRegression().fit(x_num.reshape(-1, 1), y_num)
     assert_close(f(*x_num, *y_num), model.coef_, LINEAR_ALGEBRA,
                  label="(1.6) lambdified vs SimpleLinearRegression")
 

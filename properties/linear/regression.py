@@ -102,7 +102,7 @@ def ls1_closed_form_matches_lstsq(sample):
 
 
 def library_univariate(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    model = SimpleLinearRegression().fit(x, y)
+    model = SimpleLinearRegression().fit(x.reshape(-1, 1), y)
     return model.coef_, model.intercept_
 
 

@@ -20,4 +20,44 @@ INSTANCES = {
     ),
 }
 
-EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {}
+# SimpleLinearRegression is the univariate least squares of 003 §1.2: the closed form
+# (1.6) has one input variable, so it refuses X with several columns (LinearRegression
+# fits those). The checks below feed it several features.
+_UNIVARIATE = (
+    "univariate by definition: 003 §1.2 (1.6) has one input variable, so X with more "
+    "than one feature is refused (use LinearRegression)"
+)
+_MULTI_FEATURE_CHECKS = (
+    "check_fit_score_takes_y",
+    "check_estimators_overwrite_params",
+    "check_dont_overwrite_parameters",
+    "check_estimators_fit_returns_self",
+    "check_readonly_memmap_input",
+    "check_n_features_in_after_fitting",
+    "check_positive_only_tag_during_fit",
+    "check_estimators_dtypes",
+    "check_dtype_object",
+    "check_pipeline_consistency",
+    "check_estimators_nan_inf",
+    "check_estimators_pickle",
+    "check_estimators_pickle(readonly_memmap=True)",
+    "check_f_contiguous_array_estimator",
+    "check_regressors_train",
+    "check_regressors_train(readonly_memmap=True)",
+    "check_regressors_train(readonly_memmap=True,X_dtype=float32)",
+    "check_regressor_data_not_an_array",
+    "check_regressors_no_decision_function",
+    "check_supervised_y_2d",
+    "check_regressors_int",
+    "check_methods_sample_order_invariance",
+    "check_methods_subset_invariance",
+    "check_dict_unchanged",
+    "check_fit_idempotent",
+    "check_fit_check_is_fitted",
+    "check_n_features_in",
+    "check_fit2d_predict1d",
+)
+
+EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {
+    "SimpleLinearRegression": dict.fromkeys(_MULTI_FEATURE_CHECKS, _UNIVARIATE),
+}

@@ -7,9 +7,10 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+import scipy.sparse
 import sklearn.linear_model as sk
 from sklearn.base import clone
-from sklearn.exceptions import ConvergenceWarning, NotFittedError
+from sklearn.exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError
 
 from algorithms.linear import (
     ElasticNet,
@@ -19,8 +20,10 @@ from algorithms.linear import (
     Ridge,
     SimpleLinearRegression,
     elastic_net_path,
+    elastic_net_penalties,
     lasso_path,
     ridge_path,
+    ridge_solve,
     soft_threshold,
 )
 from algorithms.linear._lasso import solve_l1_l2
@@ -41,20 +44,34 @@ def regression_data(n=80, d=5, seed=0, sparse=True):
 
 def test_simple_regression_matches_polyfit():
     X, y = regression_data(d=1)
-    m = SimpleLinearRegression().fit(X[:, 0], y)
+    m = SimpleLinearRegression().fit(X, y)
     slope, intercept = np.polyfit(X[:, 0], y, 1)
     assert m.coef_ == pytest.approx(slope, rel=1e-10)
     assert m.intercept_ == pytest.approx(intercept, rel=1e-10)
     np.testing.assert_allclose(m.predict(X), slope * X[:, 0] + intercept, rtol=1e-10)
 
 
-def test_simple_regression_rejects_constant_x_and_single_sample():
-    with pytest.raises(ValueError, match="zero variance"):
-        SimpleLinearRegression().fit(np.ones(5), np.arange(5.0))
-    with pytest.raises(ValueError, match="two samples"):
-        SimpleLinearRegression().fit([[1.0]], [2.0])
-    with pytest.raises(ValueError, match="exactly one feature"):
-        SimpleLinearRegression().fit(np.ones((4, 2)), np.arange(4.0))
+@pytest.mark.parametrize(
+    ("X", "message"),
+    [
+        (np.ones((5, 1)), "zero variance"),
+        ([[1.0]], "1 sample: SimpleLinearRegression needs at least two samples"),
+        (np.ones((4, 2)), "exactly one feature"),
+        (np.arange(4.0), "Expected 2D array, got 1D array"),
+    ],
+    ids=["constant_x", "one_sample", "two_features", "1d_x"],
+)
+def test_simple_regression_rejects_what_has_no_unique_line(X, message):
+    with pytest.raises(ValueError, match=message):
+        SimpleLinearRegression().fit(X, np.arange(float(np.shape(X)[0])))
+
+
+def test_simple_regression_predict_checks_the_single_feature():
+    X, y = regression_data(d=1)
+    m = SimpleLinearRegression().fit(X, y)
+    with pytest.raises(ValueError, match="X has 2 features, but SimpleLinearRegression is "
+                                         "expecting 1"):
+        m.predict(np.ones((3, 2)))
 
 
 @pytest.mark.parametrize("solver", ["lstsq", "qr", "cholesky"])
@@ -99,21 +116,43 @@ def test_ols_without_intercept():
 
 BAD_FITS = [
     (np.array([[np.nan, 1.0], [2.0, 3.0]]), [1.0, 2.0], "X contains NaN"),
-    (np.array([[np.inf, 1.0], [2.0, 3.0]]), [1.0, 2.0], "X contains NaN or infinity"),
+    (np.array([[np.inf, 1.0], [2.0, 3.0]]), [1.0, 2.0], "X contains infinity"),
     (np.ones((2, 2)), [1.0, np.nan], "y contains NaN"),
-    (np.ones((3, 2)), [1.0, 2.0], "y has 2 entries but X has 3"),
-    (np.ones((0, 2)), [], "X is empty"),
-    (np.ones(3), [1.0, 2.0, 3.0], "X must be a 2-d array"),
-    (np.ones((2, 2)), np.ones((2, 2)), "y must be a 1-d array"),
+    (np.ones((2, 2)), [1.0, -np.inf], "y contains infinity"),
+    (np.ones((3, 2)), [1.0, 2.0], "inconsistent numbers of samples: \\[3, 2\\]"),
+    (np.ones((0, 2)), [], "Found array with 0 sample"),
+    (np.ones((3, 0)), [1.0, 2.0, 3.0], "0 feature"),
+    (np.ones(3), [1.0, 2.0, 3.0], "Expected 2D array, got 1D array"),
+    (np.ones((2, 2)), np.ones((2, 2)), "y should be a 1d array"),
+    (np.ones((2, 2)), None, "requires y to be passed"),
+    (np.ones((2, 2)) + 1j, [1.0, 2.0], "Complex data not supported"),
+    (np.array([["a", "b"], ["c", "d"]], dtype=object), [1.0, 2.0], "could not convert"),
+    (np.ones((2, 2)), ["a", "b"], "y must be numeric"),
 ]
 
+ESTIMATORS = [LinearRegression(), Ridge(), Lasso(), ElasticNet()]
 
-@pytest.mark.parametrize("estimator", [LinearRegression(), Ridge(), Lasso(), ElasticNet()],
-                         ids=lambda e: type(e).__name__)
+
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=lambda e: type(e).__name__)
 @pytest.mark.parametrize(("X", "y", "message"), BAD_FITS)
 def test_bad_input_raises_value_error_naming_the_argument(estimator, X, y, message):
     with pytest.raises(ValueError, match=message):
         clone(estimator).fit(X, y)
+
+
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_sparse_input_is_refused_as_such(estimator):
+    X, y = regression_data(n=10, d=2)
+    with pytest.raises(TypeError, match="Sparse data was passed"):
+        clone(estimator).fit(scipy.sparse.csr_matrix(X), y)
+
+
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_a_column_target_is_raveled_with_a_warning(estimator):
+    X, y = regression_data(n=20, d=2)
+    with pytest.warns(DataConversionWarning):
+        column = clone(estimator).fit(X, y[:, None])
+    np.testing.assert_array_equal(column.predict(X), clone(estimator).fit(X, y).predict(X))
 
 
 @pytest.mark.parametrize(
@@ -121,11 +160,14 @@ def test_bad_input_raises_value_error_naming_the_argument(estimator, X, y, messa
     [
         (LinearRegression(solver="inverse"), "solver must be one of"),
         (LinearRegression(fit_intercept="yes"), "fit_intercept must be True or False"),
+        (LinearRegression(rcond=2.0), "rcond must be"),
+        (Ridge(penalize_intercept=1), "penalize_intercept must be True or False"),
         (Ridge(lam=-1.0), "lam must be"),
         (Ridge(lam=float("nan")), "lam must be"),
         (Lasso(lam=0.0), "lam must be"),
         (Lasso(lam=-2.0), "lam must be"),
         (Lasso(max_iter=0), "max_iter must be an integer >= 1"),
+        (Lasso(max_iter=10.5), "max_iter must be an integer"),
         (Lasso(tol=0.0), "tol must be"),
         (Lasso(solver="lars"), "solver must be one of"),
         (ElasticNet(rho=0.0), "rho must be"),
@@ -148,11 +190,15 @@ def test_predict_before_fit_raises_not_fitted(estimator):
         estimator.predict(np.ones((2, 1)))
 
 
-def test_predict_with_wrong_number_of_features_raises():
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_predict_with_wrong_number_of_features_raises(estimator):
     X, y = regression_data()
-    m = LinearRegression().fit(X, y)
-    with pytest.raises(ValueError, match="features, but the estimator was fitted with 5"):
+    m = clone(estimator).fit(X, y)
+    with pytest.raises(ValueError, match=f"X has 3 features, but {type(estimator).__name__} "
+                                         "is expecting 5 features"):
         m.predict(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="X contains NaN"):
+        m.predict(np.full((2, 5), np.nan))
 
 
 # --- ridge ------------------------------------------------------------------------------
@@ -365,13 +411,60 @@ def test_elastic_net_and_ridge_paths_match_single_fits():
                                    atol=1e-7)
 
 
-@pytest.mark.parametrize("lams", [[], [1.0, -1.0], [np.nan]])
+@pytest.mark.parametrize("lams", [[], [1.0, -1.0], [np.nan], [[1.0, "a"]]])
 def test_paths_reject_bad_lambda_grids(lams):
     X, y = regression_data(n=10, d=2)
     with pytest.raises(ValueError, match="lams"):
         ridge_path(X, y, lams)
     with pytest.raises(ValueError, match="lams"):
         lasso_path(X, y, lams=lams)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"X": np.ones(10)}, "X must be a 2-d array"),
+        ({"X": np.full((10, 2), np.inf)}, "X must contain only finite values"),
+        ({"X": np.ones((0, 2)), "y": np.ones(0)}, "X must not be empty"),
+        ({"y": np.ones(9)}, r"y must have shape \(10\)"),
+        ({"y": np.full(10, np.nan)}, "y must contain only finite values"),
+        ({"fit_intercept": "yes"}, "fit_intercept must be True or False"),
+        ({"n_lams": 0}, "n_lams must be an integer >= 1"),
+        ({"eps": 1.0}, "eps must be"),
+        ({"solver": "lars"}, "solver must be one of"),
+        ({"max_iter": 0}, "max_iter must be an integer >= 1"),
+        ({"tol": -1.0}, "tol must be"),
+        ({"rho": 0.0}, "rho must be"),
+    ],
+    ids=str,
+)
+def test_l1_paths_reject_bad_arguments_by_name(kwargs, message):
+    X, y = regression_data(n=10, d=2)
+    args = {"X": X, "y": y, **kwargs}
+    path = elastic_net_path if "rho" in kwargs else lasso_path
+    with pytest.raises(ValueError, match=message):
+        path(args.pop("X"), args.pop("y"), **args)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda X, y: ridge_solve(X, y, 0.0), "lam must be"),
+        (lambda X, y: ridge_solve(X, y[:-1], 1.0), "y must have shape"),
+        (lambda X, y: solve_l1_l2(X, y, l1=0.0), "l1 must be"),
+        (lambda X, y: solve_l1_l2(X, y, l1=1.0, l2=-1.0), "l2 must be"),
+        (lambda X, y: solve_l1_l2(X, y, l1=1.0, coef_init=np.ones(3)), "coef_init must have"),
+        (lambda X, y: solve_l1_l2(X, y, l1=1.0, refine=1), "refine must be True or False"),
+        (lambda X, y: solve_l1_l2(X[:, 0], y, l1=1.0), "X must be a 2-d array"),
+        (lambda X, y: soft_threshold([1.0, np.nan], 1.0), "z must contain only finite"),
+        (lambda X, y: elastic_net_penalties(1.0, 1.5), "rho must be"),
+    ],
+    ids=["ridge_lam", "ridge_y", "l1", "l2", "coef_init", "refine", "X_1d", "z_nan", "rho"],
+)
+def test_solver_functions_reject_bad_arguments_by_name(call, message):
+    X, y = regression_data(n=10, d=2)
+    with pytest.raises(ValueError, match=message):
+        call(X, y)
 
 
 def test_estimators_follow_the_sklearn_parameter_protocol():
