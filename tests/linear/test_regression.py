@@ -58,8 +58,10 @@ def test_simple_regression_matches_polyfit():
         ([[1.0]], "1 sample: SimpleLinearRegression needs at least two samples"),
         (np.ones((4, 2)), "exactly one feature"),
         (np.arange(4.0), "Expected 2D array, got 1D array"),
+        (np.array([[1.0], [np.nan], [2.0]]), "X contains NaN"),
+        (np.ones((0, 1)), "Found array with 0 sample"),
     ],
-    ids=["constant_x", "one_sample", "two_features", "1d_x"],
+    ids=["constant_x", "one_sample", "two_features", "1d_x", "nan", "empty"],
 )
 def test_simple_regression_rejects_what_has_no_unique_line(X, message):
     with pytest.raises(ValueError, match=message):
