@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit, logit, logsumexp, softmax
 
+from algorithms._validation import check_int, check_real
+
 __all__ = ["BernoulliFamily", "CategoricalFamily", "ExponentialFamily", "GaussianFamily"]
 
 
@@ -71,10 +73,7 @@ class GaussianFamily(ExponentialFamily):
     n_natural = 1
 
     def __init__(self, sigma: float = 1.0) -> None:
-        sigma = float(sigma)
-        if not np.isfinite(sigma) or sigma <= 0:
-            raise ValueError(f"sigma must be a finite number > 0, got {sigma!r}")
-        self.sigma = sigma
+        self.sigma = check_real(sigma, "sigma", low=0.0, low_open=True)
 
     def sufficient_statistic(self, y: np.ndarray) -> np.ndarray:
         return np.asarray(y, dtype=float).reshape(-1, 1)
@@ -141,9 +140,7 @@ class CategoricalFamily(ExponentialFamily):
     name = "categorical"
 
     def __init__(self, n_classes: int) -> None:
-        if int(n_classes) != n_classes or n_classes < 2:
-            raise ValueError(f"n_classes must be an integer >= 2, got {n_classes!r}")
-        self.n_classes = int(n_classes)
+        self.n_classes = check_int(n_classes, "n_classes", low=2, integral_floats=True)
         self.n_natural = self.n_classes - 1
 
     def sufficient_statistic(self, y: np.ndarray) -> np.ndarray:

@@ -9,34 +9,39 @@ References
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import check_is_fitted
+from sklearn.metrics import accuracy_score
+from sklearn.utils._available_if import available_if
 
+from algorithms._validation import (
+    check_choice,
+    check_fitted,
+    check_real,
+    validate_classification,
+    validate_features,
+    validate_regression,
+)
 from algorithms.linear._exponential_family import (
     BernoulliFamily,
     CategoricalFamily,
     ExponentialFamily,
     GaussianFamily,
 )
-from algorithms.linear._inputs import (
-    as_design,
-    as_target,
-    check_bool,
-    check_choice,
-    check_positive_int,
-    check_real,
-    encode_labels,
+from algorithms.linear._newton import (
+    biased_design,
+    fit_by_newton,
+    likelihood_settings,
+    record_fit,
+    split_coef,
 )
-from algorithms.linear._newton import NewtonResult, confirm_separation, fit_glm_newton
-from algorithms.linear._ols import LinearRegression, add_bias_column
+from algorithms.linear._ols import LinearRegression
 
-__all__ = ["GeneralizedLinearModel", "LogLinearRegression", "warn_newton_outcome"]
+__all__ = ["GeneralizedLinearModel", "LogLinearRegression"]
 
 FAMILIES = ("gaussian", "bernoulli", "categorical")
+#: The families whose response is a class label (they have class probabilities).
+CLASS_FAMILIES = ("bernoulli", "categorical")
 
 
 class LogLinearRegression(RegressorMixin, BaseEstimator):
@@ -50,59 +55,56 @@ class LogLinearRegression(RegressorMixin, BaseEstimator):
     ----------
     coef_, intercept_ : the linear model of ``ln y``; ``rank_``, ``full_rank_`` as for
         :class:`~algorithms.linear.LinearRegression`.
+    n_features_in_ : int
 
     Notes
     -----
     003 (1.12), 004 §2.1(2): the GLM with link ``g = ln``; linear in form, non-linear
-    from inputs to outputs. Every target must be strictly positive.
+    from inputs to outputs. Every target must be strictly positive (the estimator's
+    ``positive_only`` target tag says so).
     """
 
     def __init__(self, *, fit_intercept: bool = True) -> None:
         self.fit_intercept = fit_intercept
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.positive_only = True
+        return tags
+
     def fit(self, X: object, y: object) -> LogLinearRegression:
-        X_arr = as_design(X)
-        y_arr = as_target(y, X_arr.shape[0])
-        if np.any(y_arr <= 0):
-            raise ValueError("y must be strictly positive for log-linear regression (ln y)")
+        """Least squares of ``ln y`` on ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,), every entry > 0
+
+        Returns
+        -------
+        self
+        """
+        X_arr, y_arr = validate_regression(self, X, y, positive=True)
         ols = LinearRegression(fit_intercept=self.fit_intercept).fit(X_arr, np.log(y_arr))
         self.coef_, self.intercept_ = ols.coef_, ols.intercept_
         self.rank_, self.full_rank_ = ols.rank_, ols.full_rank_
-        self.n_features_in_ = X_arr.shape[1]
         return self
 
     def predict_log(self, X: object) -> np.ndarray:
-        """``w^T x + b``, the model of ``ln y``."""
-        check_is_fitted(self, "coef_")
-        return as_design(X, n_features=self.n_features_in_) @ self.coef_ + self.intercept_
+        """``w^T x + b``, the model of ``ln y``, shape (n_samples,)."""
+        return validate_features(self, X, reset=False) @ self.coef_ + self.intercept_
 
     def predict(self, X: object) -> np.ndarray:
+        """``exp(w^T x + b)``, shape (n_samples,)."""
         return np.exp(self.predict_log(X))
 
 
-def warn_newton_outcome(name: str, res: NewtonResult, max_iter: int) -> None:
-    """Issue the ConvergenceWarning a Newton fit deserves (separation, cap, max_iter)."""
-    if res.separated:
-        warnings.warn(
-            f"{name}: the classes are linearly separated, so the likelihood has no "
-            "maximiser (it tends to 1 as the coefficients grow along a separating "
-            "direction); stopped with converged_=False. Use lam > 0 for a finite solution.",
-            ConvergenceWarning,
-            stacklevel=3,
+def _has_class_probabilities(glm: GeneralizedLinearModel) -> bool:
+    if glm.family not in CLASS_FAMILIES:
+        raise AttributeError(
+            f"predict_proba needs family='bernoulli' or 'categorical', not {glm.family!r}."
         )
-    elif res.capped:
-        warnings.warn(
-            f"{name}: coefficients exceeded coef_cap; the maximum-likelihood estimate "
-            "appears not to exist (quasi-separated data). Use lam > 0.",
-            ConvergenceWarning,
-            stacklevel=3,
-        )
-    elif not res.converged:
-        warnings.warn(
-            f"{name}: Newton did not converge in {max_iter} iterations; increase max_iter",
-            ConvergenceWarning,
-            stacklevel=3,
-        )
+    return True
 
 
 class GeneralizedLinearModel(RegressorMixin, BaseEstimator):
@@ -125,12 +127,15 @@ class GeneralizedLinearModel(RegressorMixin, BaseEstimator):
     Attributes
     ----------
     family_ : ExponentialFamily
-    classes_ : ndarray (bernoulli/categorical only); the last class is the reference
-        class K of 004 §2.3.3, and for the Bernoulli ``classes_[1]`` is ``y = 1``.
+    classes_ : ndarray (bernoulli/categorical; None for the Gaussian); the last class
+        is the reference class K of 004 §2.3.3, and for the Bernoulli ``classes_[1]``
+        is ``y = 1``.
     coef_ : ndarray of shape (q, n_features); intercept_ : ndarray of shape (q,)
         ``q = 1`` (Gaussian, Bernoulli) or ``K - 1`` (categorical).
     log_likelihood_history_, objective_history_ : ndarray
         Full log-likelihood / penalised negative log-likelihood after every Newton step.
+    step_sizes_ : ndarray
+        The accepted Newton step lengths.
     n_iter_, converged_, separable_
 
     Notes
@@ -138,6 +143,7 @@ class GeneralizedLinearModel(RegressorMixin, BaseEstimator):
     Each iteration is an IRLS step: ``B <- B + t H^{-1} X_hat^T (T - mu)`` with
     ``H = sum_i x_hat_i x_hat_i^T (x) Var_i(eta_i)``; ``t`` halves until the penalised
     likelihood increases (Armijo), so the likelihood history is non-decreasing.
+    ``predict_proba`` exists only for the families with a class response.
     """
 
     def __init__(self, *, family: str = "gaussian", sigma: float = 1.0, lam: float = 0.0,
@@ -151,84 +157,84 @@ class GeneralizedLinearModel(RegressorMixin, BaseEstimator):
         self.tol = tol
         self.coef_cap = coef_cap
 
-    def _make_family(self, y: object, n: int) -> tuple[ExponentialFamily, np.ndarray]:
+    def _validate_data(self, X: object, y: object
+                       ) -> tuple[np.ndarray, np.ndarray, ExponentialFamily]:
+        """``(X, encoded y, family)``: real targets for the Gaussian, class codes else."""
         family = check_choice(self.family, "family", FAMILIES)
         if family == "gaussian":
             sigma = check_real(self.sigma, "sigma", low=0.0, low_open=True)
+            X_arr, y_arr = validate_regression(self, X, y)
             self.classes_ = None
-            return GaussianFamily(sigma), as_target(y, n)
-        max_classes = 2 if family == "bernoulli" else None
-        classes, codes = encode_labels(y, n, max_classes=max_classes)
-        self.classes_ = classes
+            return X_arr, y_arr, GaussianFamily(sigma)
+        X_arr, codes = validate_classification(
+            self, X, y, max_classes=2 if family == "bernoulli" else None,
+            what="the Bernoulli family has two outcomes; use family='categorical'",
+        )
         if family == "bernoulli":
-            return BernoulliFamily(), codes.astype(float)
-        return CategoricalFamily(classes.size), codes
+            return X_arr, codes.astype(float), BernoulliFamily()
+        return X_arr, codes, CategoricalFamily(self.classes_.size)
 
     def fit(self, X: object, y: object) -> GeneralizedLinearModel:
-        lam = check_real(self.lam, "lam", low=0.0)
-        fit_intercept = check_bool(self.fit_intercept, "fit_intercept")
-        max_iter = check_positive_int(self.max_iter, "max_iter")
-        tol = check_real(self.tol, "tol", low=0.0, low_open=True)
-        coef_cap = check_real(self.coef_cap, "coef_cap", low=0.0, low_open=True)
-        X_arr = as_design(X)
-        family, y_enc = self._make_family(y, X_arr.shape[0])
-        Xh = add_bias_column(X_arr) if fit_intercept else X_arr
-        d = X_arr.shape[1]
-        mask = np.ones(Xh.shape[1])
-        if fit_intercept:
-            mask[-1] = 0.0
-        T = family.sufficient_statistic(y_enc)
-        res = fit_glm_newton(
-            Xh, T, family, lam=lam, penalty_mask=mask,
-            log_base=float(np.sum(family.log_base_measure(y_enc))), max_iter=max_iter,
-            tol=tol, coef_cap=coef_cap,
-            stop_on_separation=(lam == 0 and family.name != "gaussian"),
+        """Maximise the (penalised) likelihood by damped Newton.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Real targets (Gaussian) or class labels (Bernoulli: two, categorical: >= 2).
+
+        Returns
+        -------
+        self
+        """
+        settings = likelihood_settings(self)
+        X_arr, y_enc, family = self._validate_data(X, y)
+        Xh, mask = biased_design(X_arr, settings.fit_intercept)
+        res = fit_by_newton(
+            type(self).__name__, Xh, y_enc, family, settings, mask,
+            n_classes=None if family.name == "gaussian" else self.classes_.size,
         )
-        if family.name != "gaussian":
-            confirm_separation(res, Xh, y_enc, self.classes_.size, lam)
-        warn_newton_outcome(type(self).__name__, res, max_iter)
         self.family_ = family
-        self.coef_ = res.coef[:d].T.copy()
-        self.intercept_ = res.coef[d].copy() if fit_intercept else np.zeros(res.coef.shape[1])
-        self.log_likelihood_history_ = np.asarray(res.log_likelihood_history)
+        self.coef_, self.intercept_ = split_coef(res.coef, X_arr.shape[1], settings.fit_intercept)
+        record_fit(self, res)
         self.objective_history_ = np.asarray(res.objective_history)
         self.step_sizes_ = np.asarray(res.step_sizes)
-        self.n_iter_ = res.n_iter
-        self.converged_ = bool(res.converged)
-        self.separable_ = bool(res.separated)
-        self.n_features_in_ = d
         return self
 
     def natural_parameter(self, X: object) -> np.ndarray:
         """``eta = W x + c``, shape (N, q)."""
-        check_is_fitted(self, "coef_")
-        X_arr = as_design(X, n_features=self.n_features_in_)
-        return X_arr @ self.coef_.T + self.intercept_
+        return validate_features(self, X, reset=False) @ self.coef_.T + self.intercept_
 
     def predict_mean(self, X: object) -> np.ndarray:
         """``E[T(y) | x] = grad a(eta)``, shape (N, q)."""
         return self.family_.mean(self.natural_parameter(X))
 
-    def predict_proba(self, X: object) -> np.ndarray:
-        """Class probabilities (bernoulli/categorical), shape (N, K)."""
-        if self.family_.name == "gaussian":
-            raise ValueError("predict_proba needs family='bernoulli' or 'categorical'")
-        eta = self.natural_parameter(X)
+    def _probabilities(self, eta: np.ndarray) -> np.ndarray:
         if self.family_.name == "bernoulli":
             p1 = self.family_.mean(eta)[:, 0]
             return np.column_stack([1.0 - p1, p1])
-        return self.family_.probabilities(eta)
+        if self.family_.name == "categorical":
+            return self.family_.probabilities(eta)
+        raise ValueError(  # only after set_params(family=...) on a Gaussian fit
+            "predict_proba needs a model fitted with family='bernoulli' or 'categorical'; "
+            f"this one was fitted with {self.family_.name!r}."
+        )
+
+    @available_if(_has_class_probabilities)
+    def predict_proba(self, X: object) -> np.ndarray:
+        """Class probabilities (bernoulli/categorical), shape (N, K)."""
+        return self._probabilities(self.natural_parameter(X))
 
     def predict(self, X: object) -> np.ndarray:
         """The conditional mean (Gaussian) or the most probable class."""
-        check_is_fitted(self, "coef_")
+        eta = self.natural_parameter(X)
         if self.family_.name == "gaussian":
-            return self.predict_mean(X)[:, 0]
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+            return self.family_.mean(eta)[:, 0]
+        return self.classes_[np.argmax(self._probabilities(eta), axis=1)]
 
     def score(self, X: object, y: object, sample_weight: object = None) -> float:
         """R^2 for the Gaussian family, accuracy otherwise."""
-        check_is_fitted(self, "coef_")
+        check_fitted(self, "family_")
         if self.family_.name == "gaussian":
             return super().score(X, y, sample_weight=sample_weight)
-        return float(np.mean(self.predict(X) == np.asarray(y)))
+        return float(accuracy_score(y, self.predict(X), sample_weight=sample_weight))

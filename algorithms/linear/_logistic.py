@@ -10,32 +10,29 @@ the negative log-likelihood is
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import scipy.linalg
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import check_is_fitted
 
-from algorithms.linear._exponential_family import BernoulliFamily
-from algorithms.linear._glm import warn_newton_outcome
-from algorithms.linear._inputs import (
-    as_design,
-    check_bool,
+from algorithms._validation import (
     check_choice,
-    check_positive_int,
     check_real,
-    encode_labels,
+    validate_classification,
+    validate_features,
 )
+from algorithms.linear._exponential_family import BernoulliFamily
 from algorithms.linear._newton import (
+    LikelihoodSettings,
     NewtonResult,
     all_strictly_separated,
+    biased_design,
     confirm_separation,
-    fit_glm_newton,
+    fit_by_newton,
+    likelihood_settings,
+    record_fit,
+    warn_fit_outcome,
 )
-from algorithms.linear._ols import add_bias_column
 
 __all__ = ["LogisticRegression", "logistic_nll", "logistic_nll_gradient", "logistic_nll_hessian"]
 
@@ -105,49 +102,52 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         self.learning_rate = learning_rate
         self.coef_cap = coef_cap
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # binary by definition (003 §1.5)
+        return tags
+
     def fit(self, X: object, y: object) -> LogisticRegression:
+        """Maximise the (penalised) log-likelihood.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,), two classes
+
+        Returns
+        -------
+        self
+        """
         solver = check_choice(self.solver, "solver", ("newton", "gd"))
-        lam = check_real(self.lam, "lam", low=0.0)
-        fit_intercept = check_bool(self.fit_intercept, "fit_intercept")
-        max_iter = check_positive_int(self.max_iter, "max_iter")
-        tol = check_real(self.tol, "tol", low=0.0, low_open=True)
-        coef_cap = check_real(self.coef_cap, "coef_cap", low=0.0, low_open=True)
+        settings = likelihood_settings(self)
         if self.learning_rate is not None:
             check_real(self.learning_rate, "learning_rate", low=0.0, low_open=True)
-        X_arr = as_design(X)
-        classes, codes = encode_labels(y, X_arr.shape[0], max_classes=2)
-        y01 = codes.astype(float)
-        Xh = add_bias_column(X_arr) if fit_intercept else X_arr
-        mask = np.ones(Xh.shape[1])
-        if fit_intercept:
-            mask[-1] = 0.0
+        X_arr, codes = validate_classification(
+            self, X, y, max_classes=2,
+            what="logistic regression is binary; SoftmaxRegression handles K classes",
+        )
+        Xh, mask = biased_design(X_arr, settings.fit_intercept)
         if solver == "newton":
-            res = fit_glm_newton(
-                Xh, y01[:, None], BernoulliFamily(), lam=lam, penalty_mask=mask,
-                max_iter=max_iter, tol=tol, coef_cap=coef_cap, stop_on_separation=(lam == 0),
-            )
+            res = fit_by_newton(type(self).__name__, Xh, codes, BernoulliFamily(), settings,
+                                mask, n_classes=2)
             beta = res.coef[:, 0]
-            confirm_separation(res, Xh, codes, 2, lam)
-            warn_newton_outcome(type(self).__name__, res, max_iter)
         else:
-            res, beta = self._gradient_descent(Xh, y01, lam, mask, max_iter, tol, coef_cap)
+            res, beta = self._gradient_descent(Xh, codes.astype(float), settings, mask)
         d = X_arr.shape[1]
-        self.classes_ = classes
         self.coef_ = beta[:d].copy()
-        self.intercept_ = float(beta[d]) if fit_intercept else 0.0
-        self.log_likelihood_history_ = np.asarray(res.log_likelihood_history)
+        self.intercept_ = float(beta[d]) if settings.fit_intercept else 0.0
+        record_fit(self, res)
         self.objective_history_ = np.asarray(res.objective_history)
-        self.n_iter_ = res.n_iter
-        self.converged_ = bool(res.converged)
-        self.separable_ = bool(res.separated)
-        self.n_features_in_ = d
         return self
 
-    def _gradient_descent(self, Xh, y, lam, mask, max_iter, tol, coef_cap):
+    def _gradient_descent(self, Xh: np.ndarray, y: np.ndarray, settings: LikelihoodSettings,
+                          mask: np.ndarray) -> tuple[NewtonResult, np.ndarray]:
         n, p = Xh.shape
+        lam, max_iter = settings.lam, settings.max_iter
         if self.learning_rate is None:
             L = scipy.linalg.norm(Xh, 2) ** 2 / 4.0 + lam
-            step, L = 1.0 / L, L
+            step = 1.0 / L
         else:
             step = float(self.learning_rate)
             L = 1.0 / step
@@ -163,7 +163,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         res.objective_history.append(obj)
         for it in range(1, max_iter + 1):
             grad = logistic_nll_gradient(beta, Xh, y) + lam * mask * beta
-            if float(grad @ grad) / (2.0 * L) <= tol * n:
+            if float(grad @ grad) / (2.0 * L) <= settings.tol * n:
                 res.converged = True
                 break
             beta = beta - step * grad
@@ -174,25 +174,20 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             if lam == 0 and all_strictly_separated((Xh @ beta)[:, None], y[:, None]):
                 res.separated = True
                 break
-            if not np.isfinite(obj) or np.max(np.abs(beta)) > coef_cap:
+            if not np.isfinite(obj) or np.max(np.abs(beta)) > settings.coef_cap:
                 res.capped = True
                 break
         confirm_separation(res, Xh, y, 2, lam)
-        if res.separated or res.capped:
-            warn_newton_outcome(type(self).__name__, res, max_iter)
-        elif not res.converged:
-            warnings.warn(
-                f"LogisticRegression (gd) did not converge in {max_iter} iterations; "
-                "increase max_iter or tol",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
+        warn_fit_outcome(
+            type(self).__name__, res,
+            f"gradient descent did not converge in {max_iter} iterations; increase max_iter "
+            "or tol",
+        )
         return res, beta
 
     def decision_function(self, X: object) -> np.ndarray:
         """``z = w^T x + b``, the log-odds ln(p1 / p0) (003 (1.16))."""
-        check_is_fitted(self, "coef_")
-        return as_design(X, n_features=self.n_features_in_) @ self.coef_ + self.intercept_
+        return validate_features(self, X, reset=False) @ self.coef_ + self.intercept_
 
     def predict_proba(self, X: object) -> np.ndarray:
         """``[p(y=0|x), p(y=1|x)]`` with ``p(y=1|x) = 1/(1 + e^{-z})`` (003 (1.17))."""
@@ -200,9 +195,11 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         return np.column_stack([1.0 - p1, p1])
 
     def predict_log_proba(self, X: object) -> np.ndarray:
+        """``[ln p(y=0|x), ln p(y=1|x)]``, computed stably as ``-ln(1 + e^{-+z})``."""
         z = self.decision_function(X)
         return np.column_stack([-np.logaddexp(0.0, z), -np.logaddexp(0.0, -z)])
 
     def predict(self, X: object) -> np.ndarray:
-        check_is_fitted(self, "coef_")
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        """``classes_[1]`` where the log-odds are positive, else ``classes_[0]``."""
+        positive = self.decision_function(X) > 0
+        return self.classes_[positive.astype(int)]

@@ -6,23 +6,43 @@ log-likelihood ``sum_i [eta_i . T(y_i) - a(eta_i) + ln b(y_i)]`` has gradient
 ``mu = grad a``, ``Var = Hessian a``. A Newton step with these is one IRLS step.
 A backtracking (Armijo) line search makes every accepted step increase the
 (penalised) likelihood.
+
+The estimators fitted by likelihood (:class:`~algorithms.linear.LogisticRegression`,
+:class:`~algorithms.linear.SoftmaxRegression`,
+:class:`~algorithms.linear.GeneralizedLinearModel`) share the plumbing around the
+solver here: their common hyperparameters (:func:`likelihood_settings`), the design with
+a bias column and its penalty mask (:func:`biased_design`), the fit with the separation
+test (:func:`fit_by_newton`), the ConvergenceWarning (:func:`warn_fit_outcome`) and the
+fitted attributes (:func:`record_fit`, :func:`split_coef`).
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg
+from sklearn.exceptions import ConvergenceWarning
 
+from algorithms._validation import check_bool, check_int, check_real
 from algorithms.linear._exponential_family import ExponentialFamily
+from algorithms.linear._ols import add_bias_column
 
 __all__ = [
+    "LikelihoodSettings",
     "NewtonResult",
     "all_strictly_separated",
+    "biased_design",
     "confirm_separation",
+    "fit_by_newton",
     "fit_glm_newton",
+    "glm_hessian",
+    "likelihood_settings",
     "linearly_separable",
+    "record_fit",
+    "split_coef",
+    "warn_fit_outcome",
 ]
 
 
@@ -90,7 +110,9 @@ def confirm_separation(res: NewtonResult, Xh: np.ndarray, codes: np.ndarray, n_c
         res.separated = True
 
 
-def _hessian(Xh: np.ndarray, V: np.ndarray) -> np.ndarray:
+def glm_hessian(Xh: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """``sum_i (x_hat_i x_hat_i^T) (x) V_i`` as a (p q, p q) matrix, rows ordered like
+    ``B.reshape(-1)`` for ``B`` of shape (p, q); ``V`` has shape (N, q, q)."""
     p, q = Xh.shape[1], V.shape[1]
     H = np.empty((p, q, p, q))
     for k in range(q):
@@ -161,7 +183,7 @@ def fit_glm_newton(
     for it in range(1, max_iter + 1):
         mu = family.mean(eta)
         grad = -(Xh.T @ (T - mu)) + lam * mask[:, None] * B  # gradient of the objective
-        H = _hessian(Xh, family.variance(eta))
+        H = glm_hessian(Xh, family.variance(eta))
         if lam > 0:
             H[np.diag_indices_from(H)] += lam * np.repeat(mask, q)
         g = grad.reshape(-1)
@@ -208,3 +230,112 @@ def fit_glm_newton(
             break
     res.coef = B
     return res
+
+
+# --------------------------------------------------------------------------- plumbing
+
+
+@dataclass(frozen=True)
+class LikelihoodSettings:
+    """The validated hyperparameters every likelihood fit of this family shares."""
+
+    lam: float
+    fit_intercept: bool
+    max_iter: int
+    tol: float
+    coef_cap: float
+
+
+def likelihood_settings(estimator: object) -> LikelihoodSettings:
+    """Validate ``lam``, ``fit_intercept``, ``max_iter``, ``tol`` and ``coef_cap`` of
+    ``estimator`` (each error names its hyperparameter)."""
+    return LikelihoodSettings(
+        lam=check_real(estimator.lam, "lam", low=0.0),
+        fit_intercept=check_bool(estimator.fit_intercept, "fit_intercept"),
+        max_iter=check_int(estimator.max_iter, "max_iter", low=1),
+        tol=check_real(estimator.tol, "tol", low=0.0, low_open=True),
+        coef_cap=check_real(estimator.coef_cap, "coef_cap", low=0.0, low_open=True),
+    )
+
+
+def biased_design(X: np.ndarray, fit_intercept: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``(X_hat, mask)``: ``X`` with a last column of ones when fitting an intercept, and
+    the 0/1 weights of the L2 penalty per row of the coefficients (0 for the bias)."""
+    if not fit_intercept:
+        return X, np.ones(X.shape[1])
+    Xh = add_bias_column(X)
+    mask = np.ones(Xh.shape[1])
+    mask[-1] = 0.0
+    return Xh, mask
+
+
+def warn_fit_outcome(name: str, res: NewtonResult, not_converged: str) -> None:
+    """The ConvergenceWarning a likelihood fit deserves: separated classes (no maximiser),
+    a coefficient beyond ``coef_cap``, or ``not_converged`` (what the solver reports)."""
+    if res.separated:
+        message = (
+            "the classes are linearly separated, so the likelihood has no maximiser (it "
+            "tends to 1 as the coefficients grow along a separating direction); stopped "
+            "with converged_=False. Use lam > 0 for a finite solution."
+        )
+    elif res.capped:
+        message = (
+            "coefficients exceeded coef_cap; the maximum-likelihood estimate appears not "
+            "to exist (quasi-separated data). Use lam > 0."
+        )
+    elif not res.converged:
+        message = not_converged
+    else:
+        return
+    warnings.warn(f"{name}: {message}", ConvergenceWarning, stacklevel=4)
+
+
+def fit_by_newton(
+    name: str,
+    Xh: np.ndarray,
+    codes: np.ndarray,
+    family: ExponentialFamily,
+    settings: LikelihoodSettings,
+    mask: np.ndarray,
+    *,
+    n_classes: int | None = None,
+) -> NewtonResult:
+    """Damped Newton on ``family`` with the separation test and the warning.
+
+    ``codes`` are the encoded targets (class codes, or the real targets of a Gaussian
+    family). With ``n_classes`` (a Bernoulli or categorical family) and ``lam = 0``,
+    the fit stops as soon as an iterate separates the classes strictly, and an
+    unconverged fit is checked for separation by the exact LP test.
+    """
+    lam = settings.lam
+    classify = n_classes is not None
+    res = fit_glm_newton(
+        Xh, family.sufficient_statistic(codes), family, lam=lam, penalty_mask=mask,
+        log_base=float(np.sum(family.log_base_measure(codes))), max_iter=settings.max_iter,
+        tol=settings.tol, coef_cap=settings.coef_cap, stop_on_separation=classify and lam == 0,
+    )
+    if classify:
+        confirm_separation(res, Xh, codes, n_classes, lam)
+    warn_fit_outcome(
+        name, res, f"Newton did not converge in {settings.max_iter} iterations; "
+        "increase max_iter",
+    )
+    return res
+
+
+def split_coef(B: np.ndarray, n_features: int, fit_intercept: bool
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """``(coef, intercept)`` of shapes (q, d) and (q,) from ``B`` of shape (p, q): the
+    rows of the features and the bias row (zeros without an intercept)."""
+    coef = B[:n_features].T.copy()
+    intercept = B[n_features].copy() if fit_intercept else np.zeros(B.shape[1])
+    return coef, intercept
+
+
+def record_fit(estimator: object, res: NewtonResult) -> None:
+    """Store the solver's trace: ``log_likelihood_history_``, ``n_iter_``,
+    ``converged_`` and ``separable_``."""
+    estimator.log_likelihood_history_ = np.asarray(res.log_likelihood_history)
+    estimator.n_iter_ = res.n_iter
+    estimator.converged_ = bool(res.converged)
+    estimator.separable_ = bool(res.separated)

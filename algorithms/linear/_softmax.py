@@ -13,33 +13,25 @@ subtracting ``w_K``.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import scipy.optimize
 from scipy.special import logsumexp, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import check_is_fitted
 
+from algorithms._validation import check_choice, validate_classification, validate_features
 from algorithms.linear._exponential_family import CategoricalFamily
-from algorithms.linear._glm import warn_newton_outcome
-from algorithms.linear._inputs import (
-    as_design,
-    check_bool,
-    check_choice,
-    check_positive_int,
-    check_real,
-    encode_labels,
-)
 from algorithms.linear._newton import (
+    LikelihoodSettings,
     NewtonResult,
-    _hessian,
     all_strictly_separated,
-    confirm_separation,
-    fit_glm_newton,
+    biased_design,
+    fit_by_newton,
+    glm_hessian,
+    likelihood_settings,
+    record_fit,
+    split_coef,
+    warn_fit_outcome,
 )
-from algorithms.linear._ols import add_bias_column
 
 __all__ = ["SoftmaxRegression", "softmax_nll"]
 
@@ -71,7 +63,7 @@ def _newton_polish(fun, theta: np.ndarray, Xh: np.ndarray, K: int, lam: float,
     for _ in range(max_steps + 1):
         P = softmax(Xh @ theta.reshape(p, K), axis=1)
         V = P[:, :, None] * (np.eye(K)[None] - P[:, None, :])  # diag(p) - p p^T per sample
-        H = _hessian(Xh, V)
+        H = glm_hessian(Xh, V)
         H[np.diag_indices_from(H)] += penalty
         evals, Q = np.linalg.eigh(H)
         keep = evals > H.shape[0] * np.finfo(float).eps * max(float(evals[-1]), 0.0)
@@ -143,44 +135,39 @@ class SoftmaxRegression(ClassifierMixin, BaseEstimator):
         self.coef_cap = coef_cap
 
     def fit(self, X: object, y: object) -> SoftmaxRegression:
+        """Maximise the (penalised) log-likelihood in the chosen parametrisation.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,), at least two classes
+
+        Returns
+        -------
+        self
+        """
         param = check_choice(self.parametrisation, "parametrisation", ("reference", "symmetric"))
-        lam = check_real(self.lam, "lam", low=0.0)
-        fit_intercept = check_bool(self.fit_intercept, "fit_intercept")
-        max_iter = check_positive_int(self.max_iter, "max_iter")
-        tol = check_real(self.tol, "tol", low=0.0, low_open=True)
-        coef_cap = check_real(self.coef_cap, "coef_cap", low=0.0, low_open=True)
-        X_arr = as_design(X)
-        classes, codes = encode_labels(y, X_arr.shape[0])
-        K, d = classes.size, X_arr.shape[1]
-        Xh = add_bias_column(X_arr) if fit_intercept else X_arr
-        mask = np.ones(Xh.shape[1])
-        if fit_intercept:
-            mask[-1] = 0.0
-        family = CategoricalFamily(K)
-        T = family.sufficient_statistic(codes)
+        settings = likelihood_settings(self)
+        X_arr, codes = validate_classification(self, X, y)
+        K = self.classes_.size
+        Xh, mask = biased_design(X_arr, settings.fit_intercept)
         if param == "reference":
-            res = fit_glm_newton(Xh, T, family, lam=lam, penalty_mask=mask, max_iter=max_iter,
-                                 tol=tol, coef_cap=coef_cap, stop_on_separation=(lam == 0))
-            confirm_separation(res, Xh, codes, K, lam)
-            warn_newton_outcome(type(self).__name__, res, max_iter)
+            res = fit_by_newton(type(self).__name__, Xh, codes, CategoricalFamily(K), settings,
+                                mask, n_classes=K)
             B = res.coef  # (p, K-1)
-            self.reference_class_ = classes[-1]
+            self.reference_class_ = self.classes_[-1]
         else:
-            res, B = self._fit_symmetric(Xh, codes, T, K, lam, mask, max_iter, tol)
+            res, B = self._fit_symmetric(Xh, codes, K, settings, mask)
             self.reference_class_ = None
-        self.classes_ = classes
-        self.coef_ = B[:d].T.copy()
-        self.intercept_ = B[d].copy() if fit_intercept else np.zeros(B.shape[1])
-        self.log_likelihood_history_ = np.asarray(res.log_likelihood_history)
-        self.n_iter_ = res.n_iter
-        self.converged_ = bool(res.converged)
-        self.separable_ = bool(res.separated)
-        self.n_features_in_ = d
+        self.coef_, self.intercept_ = split_coef(B, X_arr.shape[1], settings.fit_intercept)
+        record_fit(self, res)
         return self
 
     @staticmethod
-    def _fit_symmetric(Xh, codes, T, K, lam, mask, max_iter, tol):
+    def _fit_symmetric(Xh: np.ndarray, codes: np.ndarray, K: int, settings: LikelihoodSettings,
+                       mask: np.ndarray) -> tuple[NewtonResult, np.ndarray]:
         n, p = Xh.shape
+        lam, tol = settings.lam, settings.tol
         Y = np.zeros((n, K))
         Y[np.arange(n), codes] = 1.0
         res = NewtonResult(coef=np.zeros((p, K)))
@@ -200,7 +187,7 @@ class SoftmaxRegression(ClassifierMixin, BaseEstimator):
         res.log_likelihood_history.append(-softmax_nll(np.zeros((p, K)), Xh, codes))
         opt = scipy.optimize.minimize(
             fun, np.zeros(p * K), jac=True, method="L-BFGS-B", callback=callback,
-            options={"maxiter": max_iter, "gtol": tol * n, "ftol": 1e-15, "maxcor": 20},
+            options={"maxiter": settings.max_iter, "gtol": tol * n, "ftol": 1e-15, "maxcor": 20},
         )
         theta, converged = _newton_polish(fun, opt.x, Xh, K, lam, mask, tol * n)
         if not np.array_equal(theta, opt.x):
@@ -209,34 +196,36 @@ class SoftmaxRegression(ClassifierMixin, BaseEstimator):
         W = W - W.mean(axis=1, keepdims=True)  # gauge: sum_k w_k = 0 (probabilities unchanged)
         res.n_iter = int(opt.nit)
         res.converged = converged
-        eta = Xh @ (W[:, :-1] - W[:, -1:])
+        eta = Xh @ (W[:, :-1] - W[:, -1:])  # the reference parametrisation's scores
+        T = CategoricalFamily(K).sufficient_statistic(codes)
         if lam == 0 and all_strictly_separated(eta, T):
             res.separated, res.converged = True, False
-            warn_newton_outcome("SoftmaxRegression", res, max_iter)
-        elif not converged:
-            warnings.warn(
-                f"SoftmaxRegression (symmetric, L-BFGS) did not converge: {opt.message}",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
+        warn_fit_outcome("SoftmaxRegression", res, f"L-BFGS did not converge: {opt.message}")
         return res, W
 
-    def decision_function(self, X: object) -> np.ndarray:
-        """All K class scores, shape (N, K); the reference class scores 0."""
-        check_is_fitted(self, "coef_")
-        X_arr = as_design(X, n_features=self.n_features_in_)
-        scores = X_arr @ self.coef_.T + self.intercept_
+    def class_scores(self, X: object) -> np.ndarray:
+        """All K class scores ``w_k^T x + b_k``, shape (N, K); the reference class scores 0."""
+        scores = validate_features(self, X, reset=False) @ self.coef_.T + self.intercept_
         if self.reference_class_ is not None:
             scores = np.hstack([scores, np.zeros((scores.shape[0], 1))])
         return scores
 
+    def decision_function(self, X: object) -> np.ndarray:
+        """The class scores, shape (N, K); with two classes (scikit-learn's convention)
+        the log-odds ``ln(p(classes_[1] | x) / p(classes_[0] | x))``, shape (N,)."""
+        scores = self.class_scores(X)
+        return scores[:, 1] - scores[:, 0] if scores.shape[1] == 2 else scores
+
     def predict_proba(self, X: object) -> np.ndarray:
-        return softmax(self.decision_function(X), axis=1)
+        """``softmax`` of the class scores, shape (N, K)."""
+        return softmax(self.class_scores(X), axis=1)
 
     def predict_log_proba(self, X: object) -> np.ndarray:
-        Z = self.decision_function(X)
+        """The log-probabilities by log-sum-exp, shape (N, K)."""
+        Z = self.class_scores(X)
         return Z - logsumexp(Z, axis=1, keepdims=True)
 
     def predict(self, X: object) -> np.ndarray:
-        check_is_fitted(self, "coef_")
-        return self.classes_[np.argmax(self.decision_function(X), axis=1)]
+        """The class with the largest score (ties: the first in ``classes_``)."""
+        scores = self.class_scores(X)
+        return self.classes_[np.argmax(scores, axis=1)]

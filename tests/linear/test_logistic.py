@@ -102,7 +102,7 @@ def test_logistic_is_numerically_stable_for_huge_scores():
     [
         ({}, [0, 0, 0, 0], "at least 2"),
         ({}, [0, 1, 2, 1], "at most 2"),
-        ({}, [0, 1, 1], "y has 3 entries but X has 4"),
+        ({}, [0, 1, 1], "X and y must have as many samples"),
         ({"solver": "lbfgs"}, [0, 1, 0, 1], "solver must be one of"),
         ({"lam": -1.0}, [0, 1, 0, 1], "lam must be"),
         ({"tol": -1.0}, [0, 1, 0, 1], "tol must be"),

@@ -189,7 +189,7 @@ class ReferenceClassMislabelled:
         self.converged_ = model.converged_
 
     def predict_proba(self, X):
-        scores = self.model.decision_function(X)[:, :-1]
+        scores = self.model.class_scores(X)[:, :-1]
         return softmax(np.hstack([np.zeros((scores.shape[0], 1)), scores]), axis=1)
 
 
