@@ -204,21 +204,40 @@ def rescaling_odds_form(y, m_pos, m_neg, ys):
 LABELS = st.lists(st.integers(0, 4), min_size=1, max_size=60)
 
 
-def check_undersampling(labels: list[int], seed: int, sampler=random_undersample) -> None:
-    """Every class keeps min-count samples, drawn without repetition from its own rows."""
+def _check_resampling(labels: list[int], seed: int, sampler,
+                      target: Callable[[np.ndarray], int], what: str,
+                      index_check: Callable[[np.ndarray, int], None]) -> np.ndarray:
+    """Run ``sampler`` on rows (row id, label): every class must end with ``target(class
+    counts)`` samples, the indices pass ``index_check(idx, N)``, and the returned rows are
+    the ones the indices name. Returns the indices."""
     y = np.asarray(labels)
     X = np.column_stack([np.arange(y.size), y])  # row id and label as features
     Xr, yr, idx = sampler(X, y, random_state=seed)
     present, counts = np.unique(y, return_counts=True)
     got = np.array([np.sum(yr == c) for c in present])
-    if not np.all(got == counts.min()):
-        raise AssertionError(f"class counts after undersampling {got.tolist()}, expected "
-                             f"{counts.min()} each (before: {counts.tolist()})")
-    if np.unique(idx).size != idx.size:
-        raise AssertionError("undersampling repeated a sample")
+    if not np.all(got == target(counts)):
+        raise AssertionError(f"class counts after {what} {got.tolist()}, expected "
+                             f"{target(counts)} each (before: {counts.tolist()})")
+    index_check(idx, y.size)
     if not (np.array_equal(Xr, X[idx]) and np.array_equal(yr, y[idx])):
         raise AssertionError("returned samples are not the rows named by the indices")
-    evidence.worst("samples removed / N", 1 - idx.size / y.size)
+    return idx
+
+
+def _no_repeats(idx: np.ndarray, n: int) -> None:
+    if np.unique(idx).size != idx.size:
+        raise AssertionError("undersampling repeated a sample")
+
+
+def _keeps_every_original(idx: np.ndarray, n: int) -> None:
+    if not np.array_equal(np.sort(np.unique(idx)), np.arange(n)):
+        raise AssertionError("oversampling lost an original sample")
+
+
+def check_undersampling(labels: list[int], seed: int, sampler=random_undersample) -> None:
+    """Every class keeps min-count samples, drawn without repetition from its own rows."""
+    idx = _check_resampling(labels, seed, sampler, np.min, "undersampling", _no_repeats)
+    evidence.worst("samples removed / N", 1 - idx.size / len(labels))
 
 
 @claim(
@@ -237,19 +256,8 @@ def undersampling_balances_classes(labels, seed):
 
 def check_oversampling(labels: list[int], seed: int, sampler=random_oversample) -> None:
     """Every class reaches max-count; all originals kept; additions copy same-class rows."""
-    y = np.asarray(labels)
-    X = np.column_stack([np.arange(y.size), y])
-    Xr, yr, idx = sampler(X, y, random_state=seed)
-    present, counts = np.unique(y, return_counts=True)
-    got = np.array([np.sum(yr == c) for c in present])
-    if not np.all(got == counts.max()):
-        raise AssertionError(f"class counts after oversampling {got.tolist()}, expected "
-                             f"{counts.max()} each (before: {counts.tolist()})")
-    if not np.array_equal(np.sort(np.unique(idx)), np.arange(y.size)):
-        raise AssertionError("oversampling lost an original sample")
-    if not (np.array_equal(Xr, X[idx]) and np.array_equal(yr, y[idx])):
-        raise AssertionError("returned samples are not the rows named by the indices")
-    evidence.worst("samples added / N", idx.size / y.size - 1)
+    idx = _check_resampling(labels, seed, sampler, np.max, "oversampling", _keeps_every_original)
+    evidence.worst("samples added / N", idx.size / len(labels) - 1)
 
 
 @claim(

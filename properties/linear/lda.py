@@ -59,6 +59,12 @@ def _fit(data: ClassConditionalData, **kwargs) -> LinearDiscriminantAnalysis:
         return LinearDiscriminantAnalysis(**kwargs).fit(data.X, data.y)
 
 
+def _fit_ridged(data: ClassConditionalData) -> tuple[LinearDiscriminantAnalysis, np.ndarray]:
+    """The fitted estimator and the within-class scatter it used, ``S_w + reg_ I``."""
+    lda = _fit(data)
+    return lda, lda.S_w_ + lda.reg_ * np.eye(data.n_features)
+
+
 def _class_parts(data: ClassConditionalData) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Per class: (samples, mean, scatter sum), computed directly from the definitions."""
     out = []
@@ -92,6 +98,11 @@ def _parallel_defect(u: np.ndarray, v: np.ndarray) -> float:
     """1 - |cos(u, v)| (0 for parallel vectors)."""
     return float(1.0 - abs(u @ v) / (np.linalg.norm(u) * np.linalg.norm(v)))
 
+
+#: The piece a teeth test swaps: the discriminant direction from the fitted estimator.
+Direction = Callable[[LinearDiscriminantAnalysis, ClassConditionalData], np.ndarray]
+#: The multi-class projection matrix from the fitted estimator (swapped likewise).
+Projection = Callable[[LinearDiscriminantAnalysis], np.ndarray]
 
 TWO_CLASS = class_conditional_datasets(min_classes=2, max_classes=2, max_features=4)
 TWO_CLASS_2D = class_conditional_datasets(min_classes=2, max_classes=2, min_features=2,
@@ -485,12 +496,10 @@ def note_direction(lda: LinearDiscriminantAnalysis, data: ClassConditionalData) 
 def check_direction_maximises_quotient(
     data: ClassConditionalData,
     rng,
-    direction: Callable[[LinearDiscriminantAnalysis, ClassConditionalData], np.ndarray]
-    = note_direction,
+    direction: Direction = note_direction,
 ) -> None:
     """J(direction) equals the largest generalised eigenvalue and beats every direction tried."""
-    lda = _fit(data)
-    S_w = lda.S_w_ + lda.reg_ * np.eye(data.n_features)
+    lda, S_w = _fit_ridged(data)
     delta = lda.means_[0] - lda.means_[1]
     S_b = np.outer(delta, delta)
     w = direction(lda, data)
@@ -562,12 +571,10 @@ def check_svd_inverse(
 
 def check_class0_projects_above(
     data: ClassConditionalData,
-    direction: Callable[[LinearDiscriminantAnalysis, ClassConditionalData], np.ndarray]
-    = note_direction,
+    direction: Direction = note_direction,
 ) -> None:
     """w^T mu_0 - w^T mu_1 = (mu_0 - mu_1)^T S_w^-1 (mu_0 - mu_1) > 0 (when mu_0 != mu_1)."""
-    lda = _fit(data)
-    S_w = lda.S_w_ + lda.reg_ * np.eye(data.n_features)
+    lda, S_w = _fit_ridged(data)
     delta = lda.means_[0] - lda.means_[1]
     w = direction(lda, data)
     gap = float(w @ delta)
@@ -692,11 +699,10 @@ def check_between_rank(data: ClassConditionalData, bound: Callable[[int], int]) 
     if rank > bound(M):
         raise AssertionError(f"rank(S_b) = {rank} > {bound(M)} with M = {M} classes; "
                              f"singular values {s}")
-    lda = _fit(data)
+    lda, S_w = _fit_ridged(data)
     if lda.n_components_ > bound(M):
         raise AssertionError(f"the projection has {lda.n_components_} > {bound(M)} columns")
-    evals = scipy.linalg.eigh(sc.S_b, lda.S_w_ + lda.reg_ * np.eye(data.n_features),
-                              eigvals_only=True)
+    evals = scipy.linalg.eigh(sc.S_b, S_w, eigvals_only=True)
     nonzero = int(np.sum(evals > 1e-9 * max(evals[-1], 0.0))) if evals[-1] > 0 else 0
     if nonzero > bound(M):
         raise AssertionError(f"{nonzero} non-zero generalised eigenvalues > {bound(M)}")
@@ -722,12 +728,11 @@ def estimator_projection(lda: LinearDiscriminantAnalysis) -> np.ndarray:
 
 def check_generalised_eigenvectors(
     data: ClassConditionalData,
-    projection: Callable[[LinearDiscriminantAnalysis], np.ndarray] = estimator_projection,
+    projection: Projection = estimator_projection,
 ) -> None:
     """Columns of W solve S_b w_j = lambda_j S_w w_j for the largest lambda_j, and are
     eigenvectors of S_w^-1 S_b (numpy's non-symmetric eig as reference)."""
-    lda = _fit(data)
-    S_w = lda.S_w_ + lda.reg_ * np.eye(data.n_features)
+    lda, S_w = _fit_ridged(data)
     S_b = lda.S_b_
     W, lam = projection(lda), lda.eigenvalues_
     scale = np.linalg.norm(S_b, 2) * np.linalg.norm(W, 2) + np.finfo(float).tiny
@@ -775,8 +780,7 @@ def multiclass_generalised_eigenvectors(data):
 )
 @given(data=MANY_CLASSES)
 def multiclass_single_lambda_as_written(data):
-    lda = _fit(data)
-    S_w = lda.S_w_ + lda.reg_ * np.eye(data.n_features)
+    lda, S_w = _fit_ridged(data)
     B, A = lda.S_b_ @ lda.scalings_, S_w @ lda.scalings_
     lam = float(np.sum(A * B) / np.sum(A * A))  # least-squares scalar
     res = float(np.linalg.norm(B - lam * A) / (np.linalg.norm(B) + np.finfo(float).tiny))
@@ -832,8 +836,7 @@ def _candidate_projections(rng, W_star: np.ndarray, n_random: int = 128) -> list
 )
 @given(data=MANY_CLASSES, rng=rngs())
 def trace_ratio_maximised_by_eigenvectors_as_written(data, rng):
-    lda = _fit(data)
-    S_w = lda.S_w_ + lda.reg_ * np.eye(data.n_features)
+    lda, S_w = _fit_ridged(data)
     W_star = lda.scalings_
     best = _trace_ratio(W_star, lda.S_b_, S_w)
     for W in _candidate_projections(rng, W_star):
@@ -849,12 +852,11 @@ def trace_ratio_maximised_by_eigenvectors_as_written(data, rng):
 def check_constrained_trace(
     data: ClassConditionalData,
     rng,
-    projection: Callable[[LinearDiscriminantAnalysis], np.ndarray] = estimator_projection,
+    projection: Projection = estimator_projection,
 ) -> None:
     """W* satisfies W*^T S_w W* = I, attains sum of the top eigenvalues, and no candidate
     W has a larger tr((W^T S_w W)^-1 W^T S_b W)."""
-    lda = _fit(data)
-    S_w = lda.S_w_ + lda.reg_ * np.eye(data.n_features)
+    lda, S_w = _fit_ridged(data)
     S_b = lda.S_b_
     k = lda.n_components_
     W_star = projection(lda)
@@ -886,12 +888,11 @@ def check_projection_dimension(
     data: ClassConditionalData, dimension: Callable[[int, int], int]
 ) -> None:
     """The projection W has ``dimension(M, d)`` S_w-orthonormal (hence independent) columns."""
-    lda = _fit(data)
+    lda, S_w = _fit_ridged(data)
     M, d = data.n_classes, data.n_features
     want = dimension(M, d)
     available = d  # a d x d generalised eigenproblem has exactly d eigenvectors
     W = lda.scalings_
-    S_w = lda.S_w_ + lda.reg_ * np.eye(d)
     if want > available:
         raise AssertionError(
             f"M = {M} classes in d = {d} dimensions: (S_b, S_w) has only {d} generalised "

@@ -71,31 +71,39 @@ def _enumerated_samples(rng, M: int) -> tuple[np.ndarray, np.ndarray]:
     return X, y
 
 
-def check_ovo_training(rng, scale: int, expected: Callable[[int], int] = lambda M: M * (M - 1) // 2
-                       ) -> None:
-    """OvO fits ``expected(M)`` classifiers, one per pair, each on exactly that pair's samples."""
+def _recorded_fits(rng, scale: int, wrapper, name: str, expected: Callable[[int], int]):
+    """For M = 2..8 classes, ``3 * scale`` samples each: fit ``wrapper`` around a
+    :class:`RecordingClassifier`, check it trained ``expected(M)`` classifiers and yield
+    ``(M, y, fitted wrapper)``."""
     for M in range(2, 9):
         for _ in range(3 * scale):
             X, y = _enumerated_samples(rng, M)
-            ovo = OneVsOneClassifier(RecordingClassifier()).fit(X, y)
-            if len(ovo.estimators_) != expected(M):
-                raise AssertionError(f"M = {M}: OvO trained {len(ovo.estimators_)} classifiers, "
-                                     f"claimed {expected(M)}")
-            pairs = set()
-            total = 0
-            for (i, j), est in zip(ovo.pairs_, ovo.estimators_, strict=True):
-                ids = est.X_[:, 0].astype(int)
-                want = np.flatnonzero((y == i) | (y == j))
-                if not np.array_equal(np.sort(ids), want):
-                    raise AssertionError(f"pair ({i}, {j}) trained on rows {ids}, not {want}")
-                if not np.array_equal(est.y_ == 1, y[ids] == i):
-                    raise AssertionError(f"pair ({i}, {j}): positives are not class {i}")
-                pairs.add((i, j))
-                total += ids.size
-            if pairs != set(itertools.combinations(range(M), 2)):
-                raise AssertionError(f"M = {M}: pairs {sorted(pairs)} are not all class pairs")
-            evidence.worst("OvO total training size / ((M-1) N)", total / ((M - 1) * y.size))
-            evidence.add_examples(1)
+            fitted = wrapper(RecordingClassifier()).fit(X, y)
+            if len(fitted.estimators_) != expected(M):
+                raise AssertionError(f"M = {M}: {name} trained {len(fitted.estimators_)} "
+                                     f"classifiers, claimed {expected(M)}")
+            yield M, y, fitted
+
+
+def check_ovo_training(rng, scale: int, expected: Callable[[int], int] = lambda M: M * (M - 1) // 2
+                       ) -> None:
+    """OvO fits ``expected(M)`` classifiers, one per pair, each on exactly that pair's samples."""
+    for M, y, ovo in _recorded_fits(rng, scale, OneVsOneClassifier, "OvO", expected):
+        pairs = set()
+        total = 0
+        for (i, j), est in zip(ovo.pairs_, ovo.estimators_, strict=True):
+            ids = est.X_[:, 0].astype(int)
+            want = np.flatnonzero((y == i) | (y == j))
+            if not np.array_equal(np.sort(ids), want):
+                raise AssertionError(f"pair ({i}, {j}) trained on rows {ids}, not {want}")
+            if not np.array_equal(est.y_ == 1, y[ids] == i):
+                raise AssertionError(f"pair ({i}, {j}): positives are not class {i}")
+            pairs.add((i, j))
+            total += ids.size
+        if pairs != set(itertools.combinations(range(M), 2)):
+            raise AssertionError(f"M = {M}: pairs {sorted(pairs)} are not all class pairs")
+        evidence.worst("OvO total training size / ((M-1) N)", total / ((M - 1) * y.size))
+        evidence.add_examples(1)
     evidence.note("M = 2..8 classes, class sizes 1..6, "
                   f"{3 * scale} random samples per M; every pair checked")
 
@@ -114,20 +122,14 @@ def ovo_trains_pairwise_classifiers(rng, scale):
 
 def check_ovr_training(rng, scale: int, expected: Callable[[int], int] = lambda M: M) -> None:
     """OvR fits ``expected(M)`` classifiers; classifier i sees every sample, class i positive."""
-    for M in range(2, 9):
-        for _ in range(3 * scale):
-            X, y = _enumerated_samples(rng, M)
-            ovr = OneVsRestClassifier(RecordingClassifier()).fit(X, y)
-            if len(ovr.estimators_) != expected(M):
-                raise AssertionError(f"M = {M}: OvR trained {len(ovr.estimators_)} classifiers, "
-                                     f"claimed {expected(M)}")
-            for i, est in enumerate(ovr.estimators_):
-                ids = est.X_[:, 0].astype(int)
-                if not np.array_equal(np.sort(ids), np.arange(y.size)):
-                    raise AssertionError(f"classifier {i} did not see every sample")
-                if not np.array_equal(est.y_ == 1, y[ids] == i):
-                    raise AssertionError(f"classifier {i}: positives are not class {i}")
-            evidence.add_examples(1)
+    for _, y, ovr in _recorded_fits(rng, scale, OneVsRestClassifier, "OvR", expected):
+        for i, est in enumerate(ovr.estimators_):
+            ids = est.X_[:, 0].astype(int)
+            if not np.array_equal(np.sort(ids), np.arange(y.size)):
+                raise AssertionError(f"classifier {i} did not see every sample")
+            if not np.array_equal(est.y_ == 1, y[ids] == i):
+                raise AssertionError(f"classifier {i}: positives are not class {i}")
+        evidence.add_examples(1)
     evidence.note(f"M = 2..8 classes, class sizes 1..6, {3 * scale} random samples per M")
 
 
