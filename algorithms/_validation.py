@@ -27,6 +27,7 @@ from sklearn.utils.validation import (
     _check_sample_weight,
     check_array,
     check_is_fitted,
+    check_X_y,
     column_or_1d,
     validate_data,
 )
@@ -47,6 +48,7 @@ __all__ = [
     "target_kind",
     "validate_classification",
     "validate_features",
+    "validate_labelled_sample",
     "validate_regression",
 ]
 
@@ -214,8 +216,14 @@ _UNNAMED_ARGUMENT_MESSAGES = (
 
 def _validate_data(estimator: object, *args, **kwargs):
     """``validate_data``, naming the argument where scikit-learn's message does not."""
+    return _naming_the_argument(validate_data, estimator, *args, **kwargs)
+
+
+def _naming_the_argument(check, *args, **kwargs):
+    """``check(*args, **kwargs)``, a scikit-learn validation, naming the argument where
+    its message does not."""
     try:
-        return validate_data(estimator, *args, **kwargs)
+        return check(*args, **kwargs)
     except ValueError as exc:
         message = str(exc)
         for start, prefix in _UNNAMED_ARGUMENT_MESSAGES:
@@ -318,6 +326,30 @@ def validate_classification(
     )
     estimator.classes_ = classes
     return X_arr, codes
+
+
+def validate_labelled_sample(
+    X: object,
+    y: object,
+    *,
+    min_classes: int = 1,
+    max_classes: int | None = None,
+    what: str = "",
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A labelled sample given to a function, not an estimator (scatter matrices, resamplers).
+
+    The checks and messages of :func:`validate_classification`. Returns ``(X, y, classes,
+    codes)``: ``X`` (N, d) finite float64, ``y`` (N,) the labels as given, the sorted
+    distinct labels, and the position of each label among them.
+    """
+    if y is None:
+        raise ValueError("y is required (the class labels of the samples), but it is None.")
+    X_arr, y_arr = _naming_the_argument(check_X_y, X, y, dtype=np.float64)
+    check_classification_targets(y_arr)
+    classes, codes = encode_classes(
+        y_arr, min_classes=min_classes, max_classes=max_classes, what=what
+    )
+    return X_arr, y_arr, classes, codes
 
 
 def check_sample_weight(sample_weight: object, X: np.ndarray) -> np.ndarray:
