@@ -23,9 +23,8 @@ from mltheory.strategies import (
 from properties.perceptron.strategies import etas, orders
 from properties.perceptron.support import (
     ACCUMULATED_ROUNDING,
-    fit_pla,
     perceptron_loss,
-    run_of,
+    pla_run,
 )
 
 # ---------------------------------------------------------------------------
@@ -179,7 +178,7 @@ _FD_TOL = Tolerance(
 )
 @given(data=separable_datasets(), eta=etas, order=orders)
 def loss_decreases_every_update_as_written(data, eta, order):
-    run = run_of(fit_pla(data, eta=eta, order=order), data, eta)
+    run = pla_run(data, eta=eta, order=order)
     losses = np.array([perceptron_loss(run.X_hat, run.y, w) for w in run.W])
     increases = np.flatnonzero(np.diff(losses) > 0)
     assert increases.size == 0, (

@@ -27,6 +27,7 @@ from properties.perceptron.support import (
     check_norm_lemma,
     check_novikoff,
     fit_pla,
+    pla_run,
     radius_squared,
     run_of,
 )
@@ -70,7 +71,7 @@ def novikoff_bound(data, eta, order, seed):
 )
 @given(data=separable_datasets(), eta=etas, order=orders)
 def novikoff_alignment_lemma(data, eta, order):
-    run = run_of(fit_pla(data, eta=eta, order=order), data, eta)
+    run = pla_run(data, eta=eta, order=order)
     check_alignment_lemma(run, data.separator, data.margin)
 
 
@@ -83,7 +84,7 @@ def novikoff_alignment_lemma(data, eta, order):
 )
 @given(data=separable_datasets() | nonseparable_datasets(), eta=etas, order=orders)
 def novikoff_norm_lemma(data, eta, order):
-    run = run_of(fit_pla(data, eta=eta, order=order, max_iter=50), data, eta)
+    run = pla_run(data, eta=eta, order=order, max_iter=50)
     check_norm_lemma(run, radius_squared)
 
 
@@ -103,7 +104,7 @@ def novikoff_norm_lemma(data, eta, order):
 )
 @given(data=separable_datasets(), eta=etas, order=orders)
 def novikoff_norm_lemma_as_written(data, eta, order):
-    run = run_of(fit_pla(data, eta=eta, order=order), data, eta)
+    run = pla_run(data, eta=eta, order=order)
     check_norm_lemma(run, lambda r: data.margin**2)
 
 
@@ -122,7 +123,7 @@ def novikoff_norm_lemma_as_written(data, eta, order):
 )
 @given(data=separable_datasets(), order=orders)
 def lin_mistake_bound(data, order):
-    run = run_of(fit_pla(data, order=order), data, 1.0)
+    run = pla_run(data, order=order)
     rho = float(np.min(run.y * (run.X_hat @ data.separator)))  # separator has unit norm
     check_novikoff(run, rho)
 

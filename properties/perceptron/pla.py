@@ -32,6 +32,7 @@ from properties.perceptron.support import (
     check_norm_growth,
     check_updates_on_mistakes,
     fit_pla,
+    pla_run,
     radius_squared,
     run_of,
 )
@@ -84,7 +85,7 @@ def _updates(run):
 )
 @given(data=separable_datasets(), eta=etas, order=orders)
 def update_increases_functional_margin(data, eta, order):
-    run = run_of(fit_pla(data, eta=eta, order=order), data, eta)
+    run = pla_run(data, eta=eta, order=order)
     before, after, xs, ys = _updates(run)
     gain = ys * np.sum(after * xs, axis=1) - ys * np.sum(before * xs, axis=1)
     expected = eta * np.sum(xs**2, axis=1)  # ||x_hat||^2 = ||x||^2 + 1
@@ -162,7 +163,7 @@ def notes_pla_code_is_cyclic_pla(data):
 
 
 def _alignment_gains(data: SeparableData, eta: float, order: str):
-    run = run_of(fit_pla(data, eta=eta, order=order), data, eta)
+    run = pla_run(data, eta=eta, order=order)
     w_f = data.separator
     before, after, _, _ = _updates(run)
     return run, before @ w_f, after @ w_f, float(np.min(run.y * (run.X_hat @ w_f)))
@@ -249,7 +250,7 @@ def updates_only_on_mistakes(data, eta, order):
 )
 @given(data=separable_datasets(), order=orders)
 def mistake_premise_as_written(data, order):
-    run = run_of(fit_pla(data, order=order), data, 1.0)
+    run = pla_run(data, order=order)
     before, _, xs, ys = _updates(run)
     margins = ys * np.sum(before * xs, axis=1)
     assert np.all(margins > 0), (
@@ -267,7 +268,7 @@ def mistake_premise_as_written(data, order):
 )
 @given(data=separable_datasets() | nonseparable_datasets(), order=orders)
 def norm_growth_bounded(data, order):
-    check_norm_growth(run_of(fit_pla(data, order=order, max_iter=50), data, 1.0))
+    check_norm_growth(pla_run(data, order=order, max_iter=50))
 
 
 @claim(
@@ -280,7 +281,7 @@ def norm_growth_bounded(data, order):
 )
 @given(data=separable_datasets(), order=orders)
 def cosine_grows_like_sqrt_t(data, order):
-    check_cosine_growth(run_of(fit_pla(data, order=order), data, 1.0), data.separator)
+    check_cosine_growth(pla_run(data, order=order), data.separator)
 
 
 
@@ -299,7 +300,7 @@ def cosine_grows_like_sqrt_t(data, order):
 )
 @given(data=separable_datasets(min_margin=0.05), eta=etas, order=orders)
 def pla_halts_on_separable_data(data, eta, order):
-    run = run_of(fit_pla(data, eta=eta, order=order), data, eta)
+    run = pla_run(data, eta=eta, order=order)
     R2 = radius_squared(run)
     # Novikoff with the drawn separator bounds the updates, hence the passes.
     bound = R2 / data.margin**2

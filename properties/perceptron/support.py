@@ -69,6 +69,12 @@ def run_of(est: Perceptron, data: LabelledData, eta: float) -> Run:
     )
 
 
+def pla_run(data: LabelledData, *, eta: float = 1.0, order: str = "cyclic",
+            max_iter: int = PASS_CAP) -> Run:
+    """The recorded run of primal PLA from zero (:func:`fit_pla`) on ``data``."""
+    return run_of(fit_pla(data, eta=eta, order=order, max_iter=max_iter), data, eta)
+
+
 def max_margin_separator(X_hat: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
     """The unit-norm w_hat maximising min_i y_i w_hat . x_hat_i (an SOCP, solved by cvxpy).
 

@@ -16,6 +16,7 @@ from properties.perceptron.support import (
     check_novikoff,
     check_updates_on_mistakes,
     fit_pla,
+    pla_run,
     radius_squared,
     run_of,
 )
@@ -52,7 +53,7 @@ def test_novikoff_check_refutes_a_sign_flipped_update():
 def test_novikoff_check_refutes_a_bound_tightened_fourfold():
     @given(data=separable_datasets())
     def check(data):
-        run = run_of(fit_pla(data), data, 1.0)
+        run = pla_run(data)
         check_novikoff(run, data.margin, bound=lambda R, g: (R / g) ** 2 / 4)
 
     assert_refutes(check)
@@ -61,7 +62,7 @@ def test_novikoff_check_refutes_a_bound_tightened_fourfold():
 def test_novikoff_check_holds_for_the_real_algorithm():
     @given(data=separable_datasets())
     def check(data):
-        check_novikoff(run_of(fit_pla(data), data, 1.0), data.margin)
+        check_novikoff(pla_run(data), data.margin)
 
     assert_holds(check)
 
@@ -103,7 +104,7 @@ def test_cosine_check_refutes_a_sign_flipped_update():
 def test_mistake_check_refutes_updates_on_correct_points():
     @given(data=separable_datasets())
     def check(data):
-        run = run_of(fit_pla(data), data, 1.0)
+        run = pla_run(data)
         # Report the margins after each update, as a PLA that updates on correctly
         # classified points would see them.
         after = run.y[run.idx] * np.sum(run.W[1:] * run.X_hat[run.idx], axis=1)
@@ -115,7 +116,7 @@ def test_mistake_check_refutes_updates_on_correct_points():
 def test_the_run_based_checks_hold_for_the_real_algorithm():
     @given(data=separable_datasets())
     def check(data):
-        run = run_of(fit_pla(data), data, 1.0)
+        run = pla_run(data)
         check_norm_growth(run)
         check_cosine_growth(run, data.separator)
         est = fit_pla(data)
