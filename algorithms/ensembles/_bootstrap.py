@@ -1,0 +1,50 @@
+"""Bootstrap sampling (003 §6.3.1, referring to the book's §2.2.3).
+
+A bootstrap sample draws ``m`` indices uniformly with replacement from ``m`` examples;
+a given example is left out with probability ``(1 - 1/m)^m -> 1/e``, so on average a
+fraction ``1 - (1 - 1/m)^m -> 1 - 1/e ~ 63.2%`` of the examples is in the bag.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from algorithms._validation import check_bool, check_int, make_rng
+
+__all__ = [
+    "IN_BAG_LIMIT",
+    "bootstrap_indices",
+    "expected_in_bag_fraction",
+    "in_bag_counts",
+]
+
+#: ``lim_{m -> oo} 1 - (1 - 1/m)^m = 1 - 1/e``.
+IN_BAG_LIMIT = 1.0 - math.exp(-1.0)
+
+
+def bootstrap_indices(n_samples: int, random_state: object = None, *,
+                      n_draws: int | None = None) -> np.ndarray:
+    """``n_draws`` (default ``n_samples``) indices drawn uniformly with replacement."""
+    m = check_int(n_samples, "n_samples", low=1)
+    k = m if n_draws is None else check_int(n_draws, "n_draws", low=1)
+    return make_rng(random_state).integers(0, m, size=k)
+
+
+def in_bag_counts(indices: np.ndarray, n_samples: int) -> np.ndarray:
+    """How often each of the ``n_samples`` examples occurs in a bootstrap sample."""
+    m = check_int(n_samples, "n_samples", low=1)
+    idx = np.asarray(indices, dtype=np.int64)
+    if idx.ndim != 1 or np.any((idx < 0) | (idx >= m)):
+        raise ValueError(f"indices must be a 1-d array of integers in 0..{m - 1}.")
+    return np.bincount(idx, minlength=m)
+
+
+def expected_in_bag_fraction(n_samples: int, *, exact: bool = False) -> float | Fraction:
+    """``1 - (1 - 1/m)^m``: the expected fraction of distinct examples in the bag."""
+    m = check_int(n_samples, "n_samples", low=1)
+    if check_bool(exact, "exact"):
+        return 1 - (1 - Fraction(1, m)) ** m
+    return -math.expm1(m * math.log1p(-1.0 / m)) if m > 1 else 1.0
