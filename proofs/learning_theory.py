@@ -25,13 +25,9 @@ from algorithms.learning_theory import (
 from mltheory import Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, assert_close
 from mltheory.symbolic import Derivation
+from proofs.support import expand_logs
 
 m, eps, delta, H, d, beta, M, c = sp.symbols("m epsilon delta H d beta M c", positive=True)
-
-
-def _logs(expr: sp.Expr) -> sp.Expr:
-    """Expand logarithms of products/powers (all symbols are positive)."""
-    return sp.expand(sp.expand_log(sp.sympify(expr), force=True))
 
 
 def _cross_check(implementation, expr: sp.Expr, symbols: tuple, cases, label: str) -> None:
@@ -62,7 +58,7 @@ def pac_sample_size_derivation():
                   "(sympy); both sides are non-negative, so the m-th powers keep the order")
     threshold = sp.solve(sp.Eq(sp.log(H) - m * eps, sp.log(delta)), m)[0]
     deriv = Derivation("(9.12) -> (9.13)")
-    deriv.equal("log of |H| exp(-m eps)", _logs(sp.log(H * sp.exp(-m * eps))),
+    deriv.equal("log of |H| exp(-m eps)", expand_logs(sp.log(H * sp.exp(-m * eps))),
                 sp.log(H) - m * eps, because="ln is increasing: compare logs")
     deriv.equal("solve ln|H| - m eps = ln delta for m", threshold,
                 (sp.log(H) + sp.log(1 / delta)) / eps)
@@ -92,10 +88,10 @@ def agnostic_deviation_derivation():
     e15 = sp.sqrt(sp.log(2 / delta) / (2 * m))
     e16 = sp.sqrt((sp.log(H) + sp.log(2 / delta)) / (2 * m))
     deriv = Derivation("(9.14) -> (9.15), (9.16)")
-    deriv.equal("2 exp(-2 m eps^2) at eps of (9.15)", _logs(sp.log(2 * sp.exp(-2 * m * e15**2))),
-                sp.log(delta))
+    deriv.equal("2 exp(-2 m eps^2) at eps of (9.15)",
+                expand_logs(sp.log(2 * sp.exp(-2 * m * e15**2))), sp.log(delta))
     deriv.equal("2|H| exp(-2 m eps^2) at eps of (9.16)",
-                _logs(sp.log(2 * H * sp.exp(-2 * m * e16**2))), sp.log(delta))
+                expand_logs(sp.log(2 * H * sp.exp(-2 * m * e16**2))), sp.log(delta))
     deriv.verify()
     _cross_check(hoeffding_deviation, e15, (m, delta), ((10, 0.05), (200, 0.3)),
                  "|implementation - (9.15)|")
@@ -119,8 +115,8 @@ def vc_bound_derivation():
     e23 = vc_epsilon()
     deriv = Derivation("(9.19) + (9.22) -> (9.23)")
     deriv.equal("log of the tail at eps of (9.23)",
-                _logs(sp.log(4 * (2 * sp.E * m / d) ** d * sp.exp(-m * e23**2 / 8))),
-                _logs(sp.log(delta)),
+                expand_logs(sp.log(4 * (2 * sp.E * m / d) ** d * sp.exp(-m * e23**2 / 8))),
+                expand_logs(sp.log(delta)),
                 because="(9.22) at 2m >= d bounds Pi_H(2m) by (2em/d)^d")
     deriv.verify()
     _cross_check(vc_generalisation_bound, e23, (m, d, delta), ((50, 1, 0.05), (1000, 7, 0.5)),
@@ -175,8 +171,8 @@ def vc_bound_rate():
 )
 def rademacher_vc_derivation():
     deriv = Derivation("(9.32) + (9.33) + (9.22) -> (9.34)")
-    deriv.equal("ln of the growth bound", _logs(sp.log((sp.E * m / d) ** d)),
-                _logs(d * sp.log(sp.E * m / d)), because="(9.22), valid for m >= d")
+    deriv.equal("ln of the growth bound", expand_logs(sp.log((sp.E * m / d) ** d)),
+                expand_logs(d * sp.log(sp.E * m / d)), because="(9.22), valid for m >= d")
     deriv.verify()
     expr = sp.sqrt(2 * d * sp.log(sp.E * m / d) / m) + sp.sqrt(sp.log(1 / delta) / (2 * m))
     _cross_check(rademacher_vc_bound, expr, (m, d, delta), ((10, 1, 0.05), (500, 20, 0.5)),

@@ -15,14 +15,10 @@ from algorithms.linear import BernoulliFamily, CategoricalFamily, GaussianFamily
 from mltheory import Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, LINEAR_ALGEBRA, assert_close
 from mltheory.symbolic import Derivation
+from proofs.support import expand_logs
 
 #: Natural parameters for the numeric cross-checks (moderate, both signs).
 ETA_GRID = np.linspace(-6.0, 6.0, 13)
-
-
-def _logs(expr: sp.Expr) -> sp.Expr:
-    """Expand logarithms of positive quantities (all arguments here are positive)."""
-    return sp.expand(sp.expand_log(expr, force=True))
 
 
 @claim(
@@ -49,10 +45,10 @@ def check_gaussian(a_of_mu) -> None:
     a_eta = sigma**2 * eta_s**2 / 2  # a as a function of eta
     Derivation("004 §2.3.1 Gaussian").equal(
         "expanding the square: density = b(y) exp(mu y / sigma^2 - mu^2 / (2 sigma^2))",
-        _logs(sp.log(density)), _logs(sp.log(b_y) + mu * y / sigma**2 - a_mu),
+        expand_logs(sp.log(density)), expand_logs(sp.log(b_y) + mu * y / sigma**2 - a_mu),
     ).equal(
         "density = b(y) exp(eta T(y) - a) with eta = mu/sigma^2, a = mu^2/(2 sigma^2)",
-        _logs(sp.log(density)), _logs(sp.log(b_y) + eta * y - a_mu),
+        expand_logs(sp.log(density)), expand_logs(sp.log(b_y) + eta * y - a_mu),
     ).equal(
         "as a function of eta, a(eta) = sigma^2 eta^2 / 2 equals mu^2/(2 sigma^2)",
         a_eta.subs(eta_s, eta), a_mu,
@@ -96,7 +92,7 @@ def check_bernoulli(a_of_phi) -> None:
     sigmoid = 1 / (1 + sp.exp(-eta))
     d.equal("inverting eta = ln(phi/(1-phi)) gives phi = 1/(1+e^{-eta})", solved[0], sigmoid)
     d.equal("a = -ln(1-phi) equals ln(1+e^eta) at phi = sigma(eta)",
-            _logs(a_of_phi(sigmoid)), _logs(sp.log(1 + sp.exp(eta))))
+            expand_logs(a_of_phi(sigmoid)), expand_logs(sp.log(1 + sp.exp(eta))))
     d.equal("a'(eta) = phi", sp.diff(sp.log(1 + sp.exp(eta)), eta), sigmoid)
     d.verify()
     fam = BernoulliFamily()
@@ -142,10 +138,10 @@ def check_categorical(K: int, a_of_phi, denominator) -> None:
     phi_of_eta = [sp.exp(e) / denom for e in etas] + [1 / denom]
     for i in range(K - 1):
         d.equal(f"eta_{i + 1} = ln(phi_{i + 1}/phi_K) holds for the inverse formula",
-                _logs(sp.log(phi_of_eta[i] / phi_of_eta[-1])), etas[i])
+                expand_logs(sp.log(phi_of_eta[i] / phi_of_eta[-1])), etas[i])
     d.equal("the inverse probabilities sum to 1", sum(phi_of_eta), 1)
-    d.equal("a(eta) = -ln phi_K = ln(1 + sum e^eta)", _logs(a_of_phi(phi_of_eta)),
-            _logs(sp.log(denom)))
+    d.equal("a(eta) = -ln phi_K = ln(1 + sum e^eta)", expand_logs(a_of_phi(phi_of_eta)),
+            expand_logs(sp.log(denom)))
     for i in range(K - 1):
         d.equal(f"da/deta_{i + 1} = phi_{i + 1}", sp.diff(sp.log(denom), etas[i]),
                 phi_of_eta[i])

@@ -12,6 +12,7 @@ from algorithms.linear import logistic_nll, logistic_nll_gradient, logistic_nll_
 from mltheory import Method, claim, evidence
 from mltheory.numeric import LINEAR_ALGEBRA, Tolerance, assert_close
 from mltheory.symbolic import Derivation
+from proofs.support import expand_logs
 
 #: Central differences with step h: truncation error h^2 |f'''| / 6 <= 1e-13 for the
 #: sigmoid, rounding error about eps / h = 2e-10 (f is bounded by 1).
@@ -22,10 +23,6 @@ FINITE_DIFFERENCE = Tolerance(
 
 z = sp.Symbol("z", real=True)
 SIGMOID = 1 / (1 + sp.exp(-z))
-
-
-def _logs(expr: sp.Expr) -> sp.Expr:
-    return sp.expand(sp.expand_log(expr, force=True))
 
 
 @claim(
@@ -89,7 +86,7 @@ def logit_log_odds_1_16() -> None:
 
 def check_log_odds(log_odds) -> None:
     """``log_odds(y)`` at y = sigmoid(z) is z."""
-    Derivation("log odds").equal("ln(y/(1-y)) = z", _logs(log_odds(SIGMOID)), z).verify()
+    Derivation("log odds").equal("ln(y/(1-y)) = z", expand_logs(log_odds(SIGMOID)), z).verify()
 
 
 @claim(
@@ -121,9 +118,9 @@ def logit_loglik_rewrite_3_2() -> None:
     first = y * sp.log(pi) + (1 - y) * sp.log(1 - pi)
     second = y * sp.log(pi / (1 - pi)) + sp.log(1 - pi)
     third = y * z - sp.log(1 + sp.exp(z))
-    Derivation("004 §3.2 log-likelihood").equal("first rewrite", _logs(first),
-                                                _logs(second)).equal(
-        "second rewrite", _logs(second), _logs(third)).verify()
+    Derivation("004 §3.2 log-likelihood").equal("first rewrite", expand_logs(first),
+                                                expand_logs(second)).equal(
+        "second rewrite", expand_logs(second), expand_logs(third)).verify()
     rng = np.random.default_rng(0)
     X = rng.normal(size=(9, 2))
     Xh = np.hstack([X, np.ones((9, 1))])
