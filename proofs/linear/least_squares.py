@@ -94,6 +94,19 @@ def ls1_partial_derivatives_corrected() -> None:
     check_partials(lambda m: m)
 
 
+def _note_slope(xs, ys, m: int, denominator) -> sp.Expr:
+    """(1.6)'s w = sum y_i (x_i - xbar) / ``denominator(xs, m)``."""
+    xbar = sum(xs) / m
+    return sum(yi * (xi - xbar) for xi, yi in zip(xs, ys, strict=True)) / denominator(xs, m)
+
+
+def _symbolic_design(m: int, p: int) -> tuple[sp.Matrix, sp.Matrix]:
+    """A symbolic m x p design matrix X (entries x{i}_{j}) and target column y (y{i})."""
+    X = sp.Matrix(m, p, lambda i, j: sp.Symbol(f"x{i + 1}_{j + 1}", real=True))
+    y = sp.Matrix(m, 1, lambda i, _: sp.Symbol(f"y{i + 1}", real=True))
+    return X, y
+
+
 def check_closed_form(denominator) -> None:
     """Solving dE/dw = dE/db = 0 gives (1.6); ``denominator(xs, m)`` is the slope's denominator."""
     for m in CLOSED_FORM_COUNTS:
@@ -101,8 +114,7 @@ def check_closed_form(denominator) -> None:
         sol = sp.solve([sp.diff(E, w), sp.diff(E, b)], [w, b], dict=True)
         if len(sol) != 1:
             raise AssertionError(f"m = {m}: the stationarity equations do not have one solution")
-        xbar = sum(xs) / m
-        w_note = sum(yi * (xi - xbar) for xi, yi in zip(xs, ys, strict=True)) / denominator(xs, m)
+        w_note = _note_slope(xs, ys, m, denominator)
         b_note = sum(yi - w_note * xi for xi, yi in zip(xs, ys, strict=True)) / m
         Derivation(f"003 (1.6) with m = {m}").equal(
             "w from the normal equations = (1.6)", sol[0][w], w_note
@@ -112,9 +124,7 @@ def check_closed_form(denominator) -> None:
     rng = np.random.default_rng(0)
     m = CLOSED_FORM_COUNTS[-1]
     xs, ys = _sample(m)
-    xbar = sum(xs) / m
-    w_expr = sum(yi * (xi - xbar) for xi, yi in zip(xs, ys, strict=True)) / denominator(xs, m)
-    f = sp.lambdify([*xs, *ys], w_expr)
+    f = sp.lambdify([*xs, *ys], _note_slope(xs, ys, m, denominator))
     x_num, y_num = rng.normal(size=m), rng.normal(size=m)
     model = SimpleLinearRegression().fit(x_num.reshape(-1, 1), y_num)
     assert_close(f(*x_num, *y_num), model.coef_, LINEAR_ALGEBRA,
@@ -136,8 +146,7 @@ def ls1_closed_form_1_6() -> None:
 def check_matrix_gradient(gradient_formula) -> None:
     """d/dw_hat of (y - X w_hat)^T (y - X w_hat) against ``gradient_formula(X, w_hat, y)``."""
     for m, p in ((3, 2), (4, 3)):
-        X = sp.Matrix(m, p, lambda i, j: sp.Symbol(f"x{i + 1}_{j + 1}", real=True))
-        y = sp.Matrix(m, 1, lambda i, _: sp.Symbol(f"y{i + 1}", real=True))
+        X, y = _symbolic_design(m, p)
         wh = sp.Matrix(p, 1, lambda j, _: sp.Symbol(f"w{j + 1}", real=True))
         r = y - X * wh
         E = (r.T * r)[0, 0]
@@ -164,8 +173,7 @@ def ols_gradient_1_8() -> None:
 def check_normal_equation_solution(formula) -> None:
     """With X^T X invertible, the stationary point of (1.8) is ``formula(X, y)``."""
     m, p = 3, 2
-    X = sp.Matrix(m, p, lambda i, j: sp.Symbol(f"x{i + 1}_{j + 1}", real=True))
-    y = sp.Matrix(m, 1, lambda i, _: sp.Symbol(f"y{i + 1}", real=True))
+    X, y = _symbolic_design(m, p)
     candidate = formula(X, y)
     stationarity = X.T * (X * candidate - y)
     d = Derivation("003 (1.9): the formula solves X^T X w = X^T y")
