@@ -10,17 +10,18 @@ and ``y'`` is thresholded at 1/2. (003 (1.31) prints the rescaling with
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.utils.validation import check_is_fitted
 
-from algorithms.linear._class_checks import (
+from algorithms._validation import (
+    check_array_argument,
+    check_real,
     make_rng,
-    validate_classification_data,
+    validate_classification,
     validate_features,
+    validate_labelled_sample,
 )
+from algorithms.linear._multiclass import delegate_tags
 
 __all__ = [
     "ThresholdRescalingClassifier",
@@ -32,19 +33,13 @@ __all__ = [
 
 
 def _check_counts(m_pos: object, m_neg: object) -> tuple[float, float]:
-    out = []
-    for name, v in (("m_pos", m_pos), ("m_neg", m_neg)):
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(float(v)):
-            raise ValueError(f"{name} must be a finite real number > 0, got {v!r}.")
-        if float(v) <= 0:
-            raise ValueError(f"{name} must be a finite real number > 0, got {v!r}.")
-        out.append(float(v))
-    return out[0], out[1]
+    return (check_real(m_pos, "m_pos", low=0.0, low_open=True),
+            check_real(m_neg, "m_neg", low=0.0, low_open=True))
 
 
 def _check_probabilities(y: object) -> np.ndarray:
-    p = np.asarray(y, dtype=float)
-    if not np.all(np.isfinite(p)) or np.any((p < 0) | (p > 1)):
+    p = check_array_argument(y, "y", allow_empty=True, finite=False)
+    if not np.all((p >= 0) & (p <= 1)):  # also refuses NaN
         raise ValueError("y must hold probabilities in [0, 1] (no NaN/inf).")
     return p
 
@@ -108,21 +103,34 @@ class ThresholdRescalingClassifier(ClassifierMixin, BaseEstimator):
         self.class_ratio = class_ratio
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
+        tags = delegate_tags(super().__sklearn_tags__(), self.estimator)
+        tags.classifier_tags.multi_class = False  # (1.30) compares a positive and a negative class
         return tags
 
     def fit(self, X: object, y: object) -> ThresholdRescalingClassifier:
+        """Fit a clone of ``estimator`` and record the class counts.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Labels of two classes, one of them ``pos_label``; their counts give
+            ``m_pos_`` and ``m_neg_``.
+
+        Returns
+        -------
+        self
+        """
         if self.estimator is None or not hasattr(self.estimator, "predict_proba"):
             raise ValueError(
                 f"estimator must be a classifier with predict_proba, got {self.estimator!r}."
             )
-        X_arr, y_arr, classes, _ = validate_classification_data(X, y, min_classes=2)
-        if classes.size != 2:
-            raise ValueError(
-                f"Only binary classification is supported: y must contain exactly 2 classes, "
-                f"got {classes.size}."
-            )
+        X_arr, codes = validate_classification(
+            self, X, y, max_classes=2,
+            what="threshold rescaling (003 §1.9) moves the threshold between two classes",
+        )
+        classes = self.classes_
+        y_arr = classes[codes]
         if self.pos_label is None:
             pos = classes[1]
         elif self.pos_label in classes.tolist():
@@ -134,21 +142,16 @@ class ThresholdRescalingClassifier(ClassifierMixin, BaseEstimator):
         if self.class_ratio is None:
             self._odds_pair = (float(self.m_pos_), float(self.m_neg_))
         else:
-            r = self.class_ratio
-            if isinstance(r, bool) or not isinstance(r, numbers.Real) or not 0 < float(r) < np.inf:
-                raise ValueError(f"class_ratio must be a finite real number > 0, got {r!r}.")
-            self._odds_pair = (float(r), 1.0)
+            self._odds_pair = (check_real(self.class_ratio, "class_ratio", low=0.0,
+                                          low_open=True), 1.0)
         self.ratio_ = self._odds_pair[0] / self._odds_pair[1]
-        self.classes_ = classes
         self.pos_label_ = pos
         self.neg_label_ = classes[0] if pos == classes[1] else classes[1]
         self.estimator_ = clone(self.estimator).fit(X_arr, y_arr)
-        self.n_features_in_ = X_arr.shape[1]
         return self
 
     def _positive_probability(self, X: object) -> np.ndarray:
-        check_is_fitted(self, "estimator_")
-        X_arr = validate_features(X, n_features=self.n_features_in_, estimator=self)
+        X_arr = validate_features(self, X, reset=False)
         P = np.asarray(self.estimator_.predict_proba(X_arr), dtype=float)
         col = list(self.estimator_.classes_).index(self.pos_label_)
         return np.clip(P[:, col], 0.0, 1.0)
@@ -166,7 +169,7 @@ class ThresholdRescalingClassifier(ClassifierMixin, BaseEstimator):
 
 
 def _class_layout(y: object, X: object) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    X_arr, y_arr, classes, idx = validate_classification_data(X, y, min_classes=1)
+    X_arr, y_arr, classes, idx = validate_labelled_sample(X, y, min_classes=1)
     return X_arr, y_arr, idx, np.bincount(idx, minlength=classes.size)
 
 

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
-from sklearn.utils.validation import check_is_fitted
 
-from algorithms.linear._class_checks import (
-    check_nonnegative_float,
-    check_positive_int,
-    validate_classification_data,
+from algorithms._validation import (
+    check_int,
+    check_real,
+    validate_classification,
     validate_features,
+    validate_labelled_sample,
 )
 
 __all__ = [
@@ -86,7 +86,7 @@ def scatter_matrices(X: object, y: object) -> ScatterMatrices:
     ``S_t = sum_x (x - mu)(x - mu)^T``. The between-class scatter carries the class
     weights ``m_i``; with them ``S_t = S_w + S_b`` exactly.
     """
-    X_arr, _, classes, idx = validate_classification_data(X, y, min_classes=1)
+    X_arr, _, classes, idx = validate_labelled_sample(X, y, min_classes=1)
     return _scatter_from_index(X_arr, classes, idx)
 
 
@@ -235,15 +235,15 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         -------
         self
         """
-        reg = check_nonnegative_float(self.reg, "reg")
-        X_arr, _, classes, idx = validate_classification_data(X, y, min_classes=2)
-        sc = _scatter_from_index(X_arr, classes, idx)
+        reg = check_real(self.reg, "reg", low=0.0)
+        X_arr, idx = validate_classification(self, X, y, min_classes=2)
+        sc = _scatter_from_index(X_arr, self.classes_, idx)
         M, d = sc.classes.shape[0], X_arr.shape[1]
         k_max = min(M - 1, d)
         if self.n_components is None:
             k = k_max
         else:
-            k = check_positive_int(self.n_components, "n_components")
+            k = check_int(self.n_components, "n_components", low=1)
             if k > k_max:
                 raise ValueError(
                     f"n_components must be at most min(n_classes - 1, n_features) = {k_max}, "
@@ -296,14 +296,12 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         self.scalings_ = W
         self.eigenvalues_ = np.maximum(lam, 0.0)
         self.n_components_ = k
-        self.n_features_in_ = d
         self.projected_means_ = (sc.means - sc.overall_mean) @ W
         return self
 
     def transform(self, X: object) -> np.ndarray:
         """Project samples: ``Z = (X - xbar) W``, shape (N, n_components_)."""
-        check_is_fitted(self, "scalings_")
-        X_arr = validate_features(X, n_features=self.n_features_in_, estimator=self)
+        X_arr = validate_features(self, X, reset=False)
         return (X_arr - self.xbar_) @ self.scalings_
 
     def decision_function(self, X: object) -> np.ndarray:

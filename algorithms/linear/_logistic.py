@@ -113,7 +113,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,), two classes
+        y : array-like of shape (n_samples,)
+            Labels of two classes; the larger, ``classes_[1]``, is coded ``y = 1``.
 
         Returns
         -------

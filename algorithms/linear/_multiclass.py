@@ -15,12 +15,14 @@ import math
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils import Tags, get_tags
 
-from algorithms.linear._class_checks import (
-    check_positive_int,
+from algorithms._validation import (
+    check_bool,
+    check_choice,
+    check_int,
     make_rng,
-    validate_classification_data,
+    validate_classification,
     validate_features,
 )
 
@@ -45,6 +47,27 @@ def _check_estimator(estimator: object) -> None:
         raise ValueError(
             f"estimator must be a binary classifier with fit and predict, got {estimator!r}."
         )
+
+
+def delegate_tags(tags: Tags, estimator: object) -> Tags:
+    """``tags`` of a wrapper, updated with what it inherits from its base ``estimator``.
+
+    The wrapper hands ``X`` to the base unchanged, so it needs non-negative input when
+    the base does, is as deterministic as the base and scores as (poorly) as the base.
+    Input the wrapper itself refuses (sparse, NaN) is not delegated. A missing base, or
+    one without scikit-learn tags, leaves ``tags`` as they are.
+    """
+    try:
+        base = get_tags(estimator) if estimator is not None else None
+    except (AttributeError, TypeError):
+        base = None
+    if base is None:
+        return tags
+    tags.input_tags.positive_only = base.input_tags.positive_only
+    tags.non_deterministic = base.non_deterministic
+    if base.classifier_tags is not None and tags.classifier_tags is not None:
+        tags.classifier_tags.poor_score = base.classifier_tags.poor_score
+    return tags
 
 
 def _fit_binary(estimator: object, X: np.ndarray, positive: np.ndarray) -> object:
@@ -116,8 +139,8 @@ def random_code_matrix(
     Columns lacking a +1 or a -1 are redrawn; the whole matrix is redrawn while two
     rows coincide. Raises ValueError if no valid matrix is found in ``max_tries``.
     """
-    M = check_positive_int(n_classes, "n_classes")
-    L = check_positive_int(n_columns, "n_columns")
+    M = check_int(n_classes, "n_classes", low=1)
+    L = check_int(n_columns, "n_columns", low=1)
     if M < 2:
         raise ValueError(f"n_classes must be at least 2, got {n_classes!r}.")
     if not ternary and 2**L < M:
@@ -150,7 +173,7 @@ def exhaustive_code_matrix(n_classes: int) -> np.ndarray:
     ``k - 1`` of ``c`` is set, ``c = 0 .. 2^{M-1} - 2``. Any two rows differ in
     exactly ``2^{M-2}`` columns.
     """
-    M = check_positive_int(n_classes, "n_classes")
+    M = check_int(n_classes, "n_classes", low=1)
     if not 2 <= M <= 12:
         raise ValueError(f"n_classes must lie in [2, 12] for an exhaustive code, got {M}.")
     # Column c (0 <= c < 2^{M-1} - 1): class k >= 1 is +1 iff bit k-1 of c is set; class 0
@@ -180,8 +203,7 @@ def decode(bits: object, code: object, *, decoding: str = "hamming") -> np.ndarr
         Hamming: ``sum_j (1 - b_j c_j) / 2`` (a 0 entry costs 1/2 whatever the bit);
         Euclidean: ``||b - c||_2``. Ties go to the lowest class index.
     """
-    if decoding not in DECODINGS:
-        raise ValueError(f"decoding must be one of {DECODINGS}, got {decoding!r}.")
+    check_choice(decoding, "decoding", DECODINGS)
     B = np.asarray(bits, dtype=float)
     C = np.asarray(code, dtype=float)
     if decoding == "hamming":
@@ -196,16 +218,15 @@ def decode(bits: object, code: object, *, decoding: str = "hamming") -> np.ndarr
 
 
 class _MulticlassBase(ClassifierMixin, BaseEstimator):
+    def __sklearn_tags__(self):
+        return delegate_tags(super().__sklearn_tags__(), self.estimator)
+
     def _validate_fit(self, X: object, y: object) -> tuple[np.ndarray, np.ndarray]:
         _check_estimator(self.estimator)
-        X_arr, _, classes, idx = validate_classification_data(X, y, min_classes=2)
-        self.classes_ = classes
-        self.n_features_in_ = X_arr.shape[1]
-        return X_arr, idx
+        return validate_classification(self, X, y, min_classes=2)
 
     def _validate_predict(self, X: object) -> np.ndarray:
-        check_is_fitted(self, "estimators_")
-        return validate_features(X, n_features=self.n_features_in_, estimator=self)
+        return validate_features(self, X, reset=False)
 
     def predict(self, X: object) -> np.ndarray:
         """The predicted class of each sample."""
@@ -361,10 +382,8 @@ class ECOCClassifier(_MulticlassBase):
         self.random_state = random_state
 
     def fit(self, X: object, y: object) -> ECOCClassifier:
-        if self.decoding not in DECODINGS:
-            raise ValueError(f"decoding must be one of {DECODINGS}, got {self.decoding!r}.")
-        if not isinstance(self.ternary, bool | np.bool_):
-            raise ValueError(f"ternary must be a bool, got {self.ternary!r}.")
+        check_choice(self.decoding, "decoding", DECODINGS)
+        ternary = check_bool(self.ternary, "ternary")
         X_arr, idx = self._validate_fit(X, y)
         M = self.classes_.size
         if self.code_matrix is not None:
@@ -373,11 +392,9 @@ class ECOCClassifier(_MulticlassBase):
             L = (
                 max(math.ceil(10 * math.log2(M)), 1)
                 if self.n_columns is None
-                else check_positive_int(self.n_columns, "n_columns")
+                else check_int(self.n_columns, "n_columns", low=1)
             )
-            C = random_code_matrix(
-                M, L, ternary=bool(self.ternary), random_state=self.random_state
-            )
+            C = random_code_matrix(M, L, ternary=ternary, random_state=self.random_state)
         self.code_matrix_ = C
         self.estimators_ = []
         for col in C.T:

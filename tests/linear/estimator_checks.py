@@ -3,21 +3,36 @@
 from algorithms.linear import (
     ECOCClassifier,
     LinearDiscriminantAnalysis,
+    LogisticRegression,
     OneVsOneClassifier,
     OneVsRestClassifier,
     ThresholdRescalingClassifier,
 )
 
-# The wrappers need a base estimator; LDA is a complete multi-class-capable one here.
+
+def _binary_base() -> LogisticRegression:
+    """The binary classifier the wrappers are meant for: decision_function and
+    predict_proba (lam = 1 is scikit-learn's default C = 1)."""
+    return LogisticRegression(lam=1.0)
+
+
+# The wrappers need a base estimator: LDA (multi-class capable, decision_function only)
+# and the library's binary logistic regression. Threshold rescaling reads
+# P(positive | x), so only the probabilistic base fits it.
 INSTANCES = {
-    "OneVsRestClassifier": lambda: OneVsRestClassifier(estimator=LinearDiscriminantAnalysis()),
-    "OneVsOneClassifier": lambda: OneVsOneClassifier(estimator=LinearDiscriminantAnalysis()),
-    "ECOCClassifier": lambda: ECOCClassifier(
-        estimator=LinearDiscriminantAnalysis(), random_state=0
-    ),
-    "ThresholdRescalingClassifier": lambda: ThresholdRescalingClassifier(
-        LinearDiscriminantAnalysis()
-    ),
+    "OneVsRestClassifier": lambda: [
+        OneVsRestClassifier(estimator=LinearDiscriminantAnalysis()),
+        OneVsRestClassifier(estimator=_binary_base()),
+    ],
+    "OneVsOneClassifier": lambda: [
+        OneVsOneClassifier(estimator=LinearDiscriminantAnalysis()),
+        OneVsOneClassifier(estimator=_binary_base()),
+    ],
+    "ECOCClassifier": lambda: [
+        ECOCClassifier(estimator=LinearDiscriminantAnalysis(), random_state=0),
+        ECOCClassifier(estimator=_binary_base(), n_columns=5, random_state=0),
+    ],
+    "ThresholdRescalingClassifier": lambda: ThresholdRescalingClassifier(_binary_base()),
 }
 
 # SimpleLinearRegression is the univariate least squares of 003 §1.2: the closed form

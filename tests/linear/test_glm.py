@@ -142,6 +142,30 @@ def test_glm_bad_input_raises(params, y, message):
         GeneralizedLinearModel(**params).fit(X, y)
 
 
+@pytest.mark.parametrize(
+    ("params", "X", "y", "message"),
+    [
+        ({}, [[0.0, np.nan], [1.0, 1.0]], [0.0, 1.0], "X contains NaN"),
+        ({}, [[0.0, 1.0], [1.0, 1.0]], [0.0, np.inf], "Input y contains infinity"),
+        ({}, [[0.0, 1.0], [1.0, 1.0]], None, "requires y to be passed"),
+        ({"family": "bernoulli"}, [[0.0], [1.0]], [0.2, 0.7], "Unknown label type"),
+        ({"tol": -1.0}, [[0.0], [1.0]], [0.0, 1.0], "tol must be"),
+        ({"coef_cap": 0.0}, [[0.0], [1.0]], [0.0, 1.0], "coef_cap must be"),
+    ],
+)
+def test_glm_refuses_bad_data(params, X, y, message):
+    with pytest.raises(ValueError, match=message):
+        GeneralizedLinearModel(**params).fit(X, y)
+
+
+@pytest.mark.parametrize("model", [GeneralizedLinearModel(), LogLinearRegression()])
+def test_regressors_check_the_feature_count_at_prediction(model):
+    X = np.array([[0.0, 1.0], [1.0, 0.5], [2.0, 3.0], [1.0, -1.0]])
+    model.fit(X, [1.0, 2.0, 3.0, 4.0])
+    with pytest.raises(ValueError, match="X has 1 features"):
+        model.predict(X[:, :1])
+
+
 def test_glm_predict_proba_needs_a_classification_family():
     X, y = classification_data()
     glm = GeneralizedLinearModel(family="gaussian").fit(X, y.astype(float))

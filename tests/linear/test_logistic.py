@@ -116,6 +116,37 @@ def test_logistic_bad_input_raises(params, y, message):
         LogisticRegression(**params).fit(X, y)
 
 
+GOOD_X = np.array([[0.0, 1.0], [1.0, 0.5], [2.0, 3.0], [1.0, -1.0]])
+GOOD_Y = np.array([0, 1, 0, 1])
+
+
+@pytest.mark.parametrize("cls", [LogisticRegression, SoftmaxRegression])
+@pytest.mark.parametrize(
+    ("X", "y", "params", "message"),
+    [
+        (np.where(GOOD_X > 2, np.inf, GOOD_X), GOOD_Y, {}, "X contains infinity"),
+        (np.zeros((0, 2)), [], {}, "X is invalid: Found array with 0 sample"),
+        (GOOD_X[:, 0], GOOD_Y, {}, "X is invalid: Expected 2D array"),
+        (GOOD_X, None, {}, "requires y to be passed"),
+        (GOOD_X, [0.1, 0.7, 0.3, 0.9], {}, "Unknown label type: continuous"),
+        (GOOD_X, GOOD_Y, {"tol": 0.0}, "tol must be"),
+        (GOOD_X, GOOD_Y, {"coef_cap": -1.0}, "coef_cap must be"),
+        (GOOD_X, GOOD_Y, {"fit_intercept": 1}, "fit_intercept must be True or False"),
+    ],
+)
+def test_classifiers_refuse_bad_data_and_hyperparameters(cls, X, y, params, message):
+    with pytest.raises(ValueError, match=message):
+        cls(**params).fit(X, y)
+
+
+@pytest.mark.parametrize("cls", [LogisticRegression, SoftmaxRegression])
+def test_classifiers_check_the_feature_count_at_prediction(cls):
+    fitted = cls(lam=1.0).fit(GOOD_X, GOOD_Y)
+    for method in ("predict", "predict_proba", "decision_function"):
+        with pytest.raises(ValueError, match="X has 3 features"):
+            getattr(fitted, method)(np.zeros((2, 3)))
+
+
 def test_logistic_rejects_nan_and_unfitted_use():
     with pytest.raises(ValueError, match="X contains NaN"):
         LogisticRegression().fit([[np.nan], [1.0]], [0, 1])

@@ -10,11 +10,13 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.linear_model import LogisticRegression
 from sklearn.multiclass import OneVsOneClassifier as SklearnOvO
 from sklearn.multiclass import OneVsRestClassifier as SklearnOvR
+from sklearn.utils import get_tags
 
 from algorithms.linear import (
     ECOCClassifier,
     OneVsOneClassifier,
     OneVsRestClassifier,
+    ThresholdRescalingClassifier,
     check_code_matrix,
     decode,
     exhaustive_code_matrix,
@@ -166,7 +168,7 @@ def test_wrappers_validate_inputs(rng, cls):
         cls(NearestMean()).fit(np.where(X > 0, np.nan, X), y)
     with pytest.raises(ValueError, match="at least 2 classes"):
         cls(NearestMean()).fit(X, np.zeros(len(y)))
-    with pytest.raises(ValueError, match="y has"):
+    with pytest.raises(ValueError, match="X and y must have as many samples"):
         cls(NearestMean()).fit(X, y[:-1])
     fitted = cls(NearestMean()).fit(X, y)
     with pytest.raises(ValueError, match="features"):
@@ -181,27 +183,10 @@ def test_ecoc_validates_its_hyperparameters(rng):
         ECOCClassifier(NearestMean(), code_matrix=[[1, -1], [-1, 1]]).fit(X, y)
     with pytest.raises(ValueError, match="n_columns"):
         ECOCClassifier(NearestMean(), n_columns=0).fit(X, y)
+    with pytest.raises(ValueError, match="ternary must be True or False"):
+        ECOCClassifier(NearestMean(), ternary=1).fit(X, y)
     with pytest.raises(ValueError, match="n_columns"):
         random_code_matrix(5, 2)
-
-
-@pytest.mark.parametrize(
-    "est",
-    [
-        OneVsRestClassifier(LogisticRegression()),
-        OneVsOneClassifier(LogisticRegression()),
-        ECOCClassifier(LogisticRegression(), n_columns=5, random_state=0),
-    ],
-    ids=lambda e: type(e).__name__,
-)
-def test_wrappers_pass_scikit_learn_estimator_checks(est):
-    import warnings
-
-    from sklearn.utils.estimator_checks import check_estimator
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        check_estimator(est)
 
 
 def test_binary_decision_function_is_one_column_positive_for_second_class(rng):
@@ -210,3 +195,27 @@ def test_binary_decision_function_is_one_column_positive_for_second_class(rng):
         s = est.fit(X, y).decision_function(X)
         assert s.shape == (X.shape[0],)
         np.testing.assert_array_equal(est.predict(X), np.where(s > 0, 1, 0))
+
+
+class PositiveInputBase(NearestMean):
+    """NearestMean declaring non-negative input, randomness and a poor score."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = True
+        tags.non_deterministic = True
+        tags.classifier_tags.poor_score = True
+        return tags
+
+
+@pytest.mark.parametrize("cls", [OneVsRestClassifier, OneVsOneClassifier, ECOCClassifier,
+                                 ThresholdRescalingClassifier])
+def test_wrappers_inherit_their_base_estimators_tags(cls):
+    plain, inherited = get_tags(cls(NearestMean())), get_tags(cls(PositiveInputBase()))
+    assert not (plain.input_tags.positive_only or plain.non_deterministic)
+    assert inherited.input_tags.positive_only and inherited.non_deterministic
+    assert inherited.classifier_tags.poor_score
+    assert not inherited.input_tags.sparse and not inherited.input_tags.allow_nan
+    # the strategies make K classes of binary problems; rescaling is binary by (1.30)
+    assert inherited.classifier_tags.multi_class == (cls is not ThresholdRescalingClassifier)
+    assert get_tags(cls(None)).classifier_tags is not None
