@@ -122,6 +122,13 @@ class SoftmaxRegression(ClassifierMixin, BaseEstimator):
     reference_class_ : the reference class (reference parametrisation) or None
     log_likelihood_history_ : ndarray
     n_iter_, converged_, separable_
+
+    Notes
+    -----
+    :meth:`class_scores` gives all K scores; :meth:`decision_function` gives them too,
+    except with two classes, where it follows scikit-learn's convention and returns the
+    log-odds of ``classes_[1]`` against ``classes_[0]`` (one column), as
+    :class:`~algorithms.linear.LogisticRegression` does.
     """
 
     def __init__(self, *, parametrisation: str = "reference", lam: float = 0.0,
