@@ -176,6 +176,10 @@ def test_softmax_with_two_classes_is_logistic_regression():
     # reference class is classes_[-1] = 1, so w_1 (class 0 vs 1) is minus the logistic beta
     np.testing.assert_allclose(sm.coef_[0], -lr.coef_, rtol=1e-7, atol=1e-9)
     np.testing.assert_allclose(sm.predict_proba(X), lr.predict_proba(X), atol=1e-9)
+    # binary decision_function: one column, the log-odds of classes_[1] (sklearn's convention)
+    np.testing.assert_allclose(sm.decision_function(X), lr.decision_function(X), rtol=1e-7,
+                               atol=1e-7)
+    assert sm.class_scores(X).shape == (X.shape[0], 2)
 
 
 def test_symmetric_softmax_converges_where_lbfgs_line_search_gives_up():
