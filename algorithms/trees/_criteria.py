@@ -5,7 +5,8 @@ indicators, or weight / weighted target / weighted squared target) whose sums ov
 subset give that subset's impurity. Cumulative sums over the rows sorted by an
 attribute then give the impurity of every bi-partition of 003 (2.8) at once.
 
-Every criterion exposes ``W * I(S)`` (``weighted``): the subset weight times its
+Statistics sit on the FIRST axis (``(s, ...)``) so that sums over them are additions of
+contiguous arrays. Every criterion exposes ``W * I(S)`` (``weighted``): the subset weight times its
 impurity, zero for an empty subset, so the decrease of a split of D into D^v is
 ``(weighted(D) - sum_v weighted(D^v)) / W(D)`` — information gain (2.2) for entropy,
 ``Gini(D) - Gini_index(D, a)`` (2.5)–(2.6) for Gini, variance decrease for squared error.
@@ -29,9 +30,9 @@ class ClassificationCriterion:
         self._weighted = _weighted_gini if kind == "gini" else _weighted_entropy
 
     def row_stats(self, y: np.ndarray, w: np.ndarray) -> np.ndarray:
-        """(n, K): ``w_i`` in the column of the class of row i."""
-        out = np.zeros((y.shape[0], self.n_stats))
-        out[np.arange(y.shape[0]), y] = w
+        """(K, n): ``w_i`` in the row of the class of sample i."""
+        out = np.zeros((self.n_stats, y.shape[0]))
+        out[y, np.arange(y.shape[0])] = w
         return out
 
     def node(self, y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -40,12 +41,12 @@ class ClassificationCriterion:
         return totals, totals / totals.sum(), np.count_nonzero(totals) <= 1
 
     def weighted(self, stats: np.ndarray) -> np.ndarray:
-        """``W * impurity`` of each stats vector (last axis)."""
-        return self._weighted(stats)
+        """``W * impurity`` of each stats vector (first axis)."""
+        return self._weighted(stats, axis=0)
 
     @staticmethod
     def weight(stats: np.ndarray) -> np.ndarray:
-        return stats.sum(axis=-1)
+        return stats.sum(axis=0)
 
 
 class SquaredErrorCriterion:
@@ -60,7 +61,7 @@ class SquaredErrorCriterion:
 
     def row_stats(self, y: np.ndarray, w: np.ndarray) -> np.ndarray:
         r = y - np.average(y, weights=w)
-        return np.column_stack([w, w * r, w * r * r])
+        return np.stack([w, w * r, w * r * r])
 
     def node(self, y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
         """(centred statistics, weighted mean, constant target?) of a node's rows."""
@@ -72,10 +73,10 @@ class SquaredErrorCriterion:
     @staticmethod
     def weighted(stats: np.ndarray) -> np.ndarray:
         """Weighted sum of squared deviations from the subset mean."""
-        w, s1, s2 = stats[..., 0], stats[..., 1], stats[..., 2]
+        w, s1, s2 = stats[0], stats[1], stats[2]
         safe = np.where(w > 0, w, 1.0)
         return np.where(w > 0, np.maximum(s2 - s1 * s1 / safe, 0.0), 0.0)
 
     @staticmethod
     def weight(stats: np.ndarray) -> np.ndarray:
-        return stats[..., 0]
+        return stats[0]

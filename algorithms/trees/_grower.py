@@ -46,6 +46,11 @@ __all__ = ["GrowSettings", "grow_tree"]
 #: Upper bound on the elements of one (features, rows, statistics) block of the split
 #: search; larger nodes evaluate their attributes in several blocks (about 32 MB each).
 _BLOCK_ELEMENTS = 4_000_000
+#: Split scores closer than this, relative to the node's weighted impurity, are ties:
+#: the same exact score computed by sums in another order (weights vs repeated rows)
+#: differs by ~1e-15 relative. Ties go to the first attribute and the lowest threshold,
+#: so the chosen split depends on the exact criterion values only.
+_TIE_RTOL = 1e-10
 
 
 @dataclass
@@ -230,7 +235,7 @@ class _Grower:
             or (self.continuous.size == 0 and not work.available)
         ):
             return []
-        split = self._best_split(work, yloc)
+        split = self._best_split(work, yloc, float(crit.weighted(totals)) / W)
         if split is None:  # identical samples on A
             return []
         if s.min_impurity_decrease > 0 and split.decrease < s.min_impurity_decrease:
@@ -265,7 +270,7 @@ class _Grower:
         return out
 
     # ------------------------------------------------------------------ split search
-    def _best_split(self, work: _Work, yloc: np.ndarray) -> _Split | None:
+    def _best_split(self, work: _Work, yloc: np.ndarray, impurity: float) -> _Split | None:
         features = np.concatenate([self.continuous, np.asarray(work.available, dtype=np.intp)])
         k = self.s.max_features
         if k is not None and k < features.shape[0]:
@@ -277,25 +282,26 @@ class _Grower:
         for chunk in chunks:
             candidates = self._evaluate(work, stats, chunk)
             if candidates:
-                return self._choose(candidates)
+                return self._choose(candidates, impurity)
         return None
 
-    def _choose(self, candidates: list[_Split]) -> _Split:
-        if not self.s.gain_ratio:
-            return max(candidates, key=lambda c: c.decrease)  # first of equal maxima
+    def _choose(self, candidates: list[_Split], impurity: float) -> _Split:
+        """The best candidate; scores within ``_TIE_RTOL * impurity`` tie (first wins)."""
         gains = np.array([c.decrease for c in candidates])
-        if self.s.above_average_gain:
+        if self.s.gain_ratio and self.s.above_average_gain:
             # C4.5's heuristic: only attributes with at least the average gain compete
             # (min() keeps the best one when rounding puts the mean above the maximum).
             keep = gains >= min(gains.mean(), gains.max())
             candidates = [c for c, k in zip(candidates, keep, strict=True) if k]
-        return max(candidates, key=lambda c: c.score)
+        scores = np.array([c.score for c in candidates])
+        slack = _TIE_RTOL * max(impurity, abs(scores.max()))
+        return candidates[int(np.argmax(scores >= scores.max() - slack))]
 
     def _evaluate(self, work: _Work, stats: np.ndarray, features: np.ndarray) -> list[_Split]:
         W = float(work.w.sum())
         out = []
         cont = [f for f in features if int(f) in self.position]
-        per_block = max(1, _BLOCK_ELEMENTS // max(1, work.rows.shape[0] * stats.shape[1]))
+        per_block = max(1, _BLOCK_ELEMENTS // max(1, work.rows.shape[0] * stats.shape[0]))
         for start in range(0, len(cont), per_block):
             out.extend(self._continuous(work, stats, np.array(cont[start : start + per_block]), W))
         for f in features:
@@ -307,44 +313,55 @@ class _Grower:
         return out
 
     def _continuous(self, work, stats, F, W) -> list[_Split]:
+        """Best bi-partition (2.8) of each continuous attribute in ``F``, vectorised."""
         crit, L = self.crit, self.s.min_samples_leaf
         n = work.rows.shape[0]
         m = F.shape[0]
         P = work.order[[self.position[int(f)] for f in F]]  # (m, n)
         xs = self.XT[F[:, None], work.rows[P]]  # sorted values, NaN last
-        cum = np.cumsum(stats[P], axis=1)  # (m, n, s)
-        known = np.count_nonzero(~np.isnan(xs), axis=1) if self.s.missing else np.full(m, n)
+        cum = stats[:, P]  # (s, m, n)
+        np.cumsum(cum, axis=2, out=cum)
         cols = np.arange(m)
-        total = cum[cols, np.maximum(known - 1, 0)]  # statistics of the known rows
-        left = cum[:, :-1]
-        right = total[:, None, :] - left
+        if self.s.missing:
+            known = np.count_nonzero(~np.isnan(xs), axis=1)
+            total = cum[:, cols, np.maximum(known - 1, 0)]  # statistics of the known rows
+        else:
+            known = np.full(m, n)
+            total = cum[:, :, -1]
+        left = cum[:, :, :-1]
+        right = total[:, :, None] - left
         if self.classification:
             np.maximum(right, 0.0, out=right)  # cumulative-sum rounding
-        size = np.arange(1, n)
-        valid = (xs[:, :-1] < xs[:, 1:]) & (size >= L) & ((known[:, None] - size) >= L)
-        child = crit.weighted(left) + crit.weighted(right)
+        valid = xs[:, :-1] < xs[:, 1:]  # between two distinct values (NaN compares False)
+        if L > 1 or self.s.missing:
+            size = np.arange(1, n)
+            valid &= (size >= L) & ((known[:, None] - size) >= L)
+        child = crit.weighted(left)
+        child += crit.weighted(right)
+        child[~valid] = np.inf
         w_known = crit.weight(total)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            dec = (crit.weighted(total)[:, None] - child) / w_known[:, None]
-        dec = np.where(valid, dec, -np.inf)
-        best = np.argmax(dec, axis=1)
+        parent = crit.weighted(total)
+        lowest = child.min(axis=1)
+        best = np.argmax(child <= (lowest + _TIE_RTOL * parent)[:, None], axis=1)
+        best_child = child[cols, best]
         out = []
-        for j in np.flatnonzero(np.isfinite(dec[cols, best])):
+        for j in np.flatnonzero(np.isfinite(best_child)):
             i = best[j]
             lo, hi = xs[j, i], xs[j, i + 1]
             threshold = lo / 2.0 + hi / 2.0
             if not lo <= threshold < hi:  # rounding at adjacent floats
                 threshold = lo
-            rho = w_known[j] / W
-            decrease = rho * dec[j, i]
+            # rho * (impurity(D~) - sum_v W_v / W~ impurity(D~_v)) = (parent - child) / W
+            decrease = (parent[j] - best_child[j]) / W
             score = decrease
             if self.s.gain_ratio:
-                w_left = float(crit.weight(left[j, i]))
+                w_left = float(crit.weight(left[:, j, i]))
                 score = decrease / entropy([w_left, max(w_known[j] - w_left, 0.0)])
             out.append(_Split(int(F[j]), float(score), float(decrease), float(threshold)))
         return out
 
     def _discrete(self, work, stats, f, W) -> _Split | None:
+        """The multiway split of discrete attribute ``f`` (one branch per value)."""
         crit = self.crit
         code = self.codes[work.rows, f]
         known = code >= 0
@@ -353,16 +370,13 @@ class _Grower:
         nonempty = counts > 0
         if np.count_nonzero(nonempty) < 2 or np.any(counts[nonempty] < self.s.min_samples_leaf):
             return None
-        table = np.column_stack(
-            [np.bincount(code[known], weights=stats[known, c], minlength=V)
-             for c in range(stats.shape[1])]
-        )
+        table = np.stack(
+            [np.bincount(code[known], weights=row[known], minlength=V) for row in stats]
+        )  # (s, V)
         if self.classification:
             np.maximum(table, 0.0, out=table)
-        total = table.sum(axis=0)
-        w_known = float(crit.weight(total))
-        dec = (float(crit.weighted(total)) - float(crit.weighted(table).sum())) / w_known
-        decrease = w_known / W * dec
+        total = table.sum(axis=1)
+        decrease = (float(crit.weighted(total)) - float(crit.weighted(table).sum())) / W
         score = decrease
         if self.s.gain_ratio:
             score = decrease / entropy(crit.weight(table)[nonempty])

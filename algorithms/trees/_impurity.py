@@ -41,20 +41,21 @@ def _counts(value: object, name: str, *, min_ndim: int) -> np.ndarray:
     return arr
 
 
-def _weighted_entropy(counts: np.ndarray) -> np.ndarray:
+def _weighted_entropy(counts: np.ndarray, axis: int = -1) -> np.ndarray:
     """``W * Ent`` in bits, ``W = sum_k c_k``: ``(W log W - sum_k c_k log c_k) / ln 2``.
 
-    Zero for an empty set, so empty branches contribute nothing to (2.2).
+    Zero for an empty set, so empty branches contribute nothing to (2.2). ``axis`` is
+    the class axis.
     """
-    total = counts.sum(axis=-1)
-    return (xlogy(total, total) - xlogy(counts, counts).sum(axis=-1)) / _LN2
+    total = counts.sum(axis=axis)
+    return (xlogy(total, total) - xlogy(counts, counts).sum(axis=axis)) / _LN2
 
 
-def _weighted_gini(counts: np.ndarray) -> np.ndarray:
-    """``W * Gini = W - sum_k c_k^2 / W`` (zero for an empty set)."""
-    total = counts.sum(axis=-1)
+def _weighted_gini(counts: np.ndarray, axis: int = -1) -> np.ndarray:
+    """``W * Gini = W - sum_k c_k^2 / W`` (zero for an empty set); ``axis``: classes."""
+    total = counts.sum(axis=axis)
     safe = np.where(total > 0, total, 1.0)
-    return np.where(total > 0, total - np.square(counts).sum(axis=-1) / safe, 0.0)
+    return np.where(total > 0, total - np.square(counts).sum(axis=axis) / safe, 0.0)
 
 
 def entropy(counts: object) -> float | np.ndarray:
