@@ -1,9 +1,7 @@
 """PLA itself: the hypothesis set, one update, why PLA converges and when it halts
 (000 §1.3–1.4, 001 §二.4, 002, 004 §5.3.2–5.3.3).
 
-Notation: x_hat = (x, 1) and w_hat = (w, b) absorb the bias (001 §二.2); a
-"run" is primal PLA from w_hat_0 = 0 with learning rate eta, and its history
-w_hat_0, ..., w_hat_k is read from the estimator's ``weight_history_``.
+Notation as in :mod:`properties.perceptron`.
 """
 
 
