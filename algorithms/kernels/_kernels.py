@@ -9,10 +9,16 @@ few columns).
 from __future__ import annotations
 
 from collections.abc import Callable
-from numbers import Integral, Real
 
 import numpy as np
 from scipy.spatial.distance import cdist
+
+from algorithms._validation import (
+    InvalidArgumentError,
+    check_array_argument,
+    check_int,
+    check_real,
+)
 
 __all__ = [
     "GaussianKernel",
@@ -31,12 +37,8 @@ __all__ = [
 
 
 def _as_2d(X: np.ndarray, name: str) -> np.ndarray:
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2:
-        raise ValueError(f"{name} must be a 2-d array (n_samples, n_features), got shape {X.shape}")
-    if not np.all(np.isfinite(X)):
-        raise ValueError(f"{name} contains NaN or infinite values")
-    return X
+    """A finite (n_samples, n_features) float array; an empty set of points is allowed."""
+    return check_array_argument(X, name, ndim=2, allow_empty=True)
 
 
 def squared_distances(X: np.ndarray, Z: np.ndarray) -> np.ndarray:
@@ -77,6 +79,12 @@ class Kernel:
         return ProductKernel(self, other)
 
 
+def _kernel(value: object, name: str) -> Kernel:
+    if not isinstance(value, Kernel):
+        raise InvalidArgumentError(f"{name} must be a Kernel instance, got {value!r}")
+    return value
+
+
 class LinearKernel(Kernel):
     """``kappa(x, z) = x^T z`` (Table 6.1, linear kernel)."""
 
@@ -98,12 +106,8 @@ class PolynomialKernel(Kernel):
     """
 
     def __init__(self, degree: int = 2, coef0: float = 0.0) -> None:
-        if isinstance(degree, bool) or not isinstance(degree, Integral) or degree < 1:
-            raise ValueError(f"degree must be an integer >= 1, got {degree!r}")
-        if not isinstance(coef0, Real) or not np.isfinite(coef0) or coef0 < 0:
-            raise ValueError(f"coef0 must be a finite number >= 0, got {coef0!r}")
-        self.degree = int(degree)
-        self.coef0 = float(coef0)
+        self.degree = check_int(degree, "degree", low=1)
+        self.coef0 = check_real(coef0, "coef0", low=0.0)
 
     def _gram(self, X, Z):
         return (X @ Z.T + self.coef0) ** self.degree
@@ -116,10 +120,7 @@ class PolynomialKernel(Kernel):
 
 
 def _positive(value: float, name: str) -> float:
-    bad_type = isinstance(value, bool) or not isinstance(value, Real)
-    if bad_type or not np.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-    return float(value)
+    return check_real(value, name, low=0.0, low_open=True)
 
 
 class GaussianKernel(Kernel):
@@ -167,11 +168,7 @@ class SigmoidKernel(Kernel):
 
     def __init__(self, beta: float = 1.0, theta: float = -1.0) -> None:
         self.beta = _positive(beta, "beta")
-        if isinstance(theta, bool) or not isinstance(theta, Real) or not np.isfinite(theta):
-            raise ValueError(f"theta must be a finite number < 0, got {theta!r}")
-        if theta >= 0:
-            raise ValueError(f"theta must be < 0 (Table 6.1), got {theta!r}")
-        self.theta = float(theta)
+        self.theta = check_real(theta, "theta", high=0.0, high_open=True)  # Table 6.1
 
     def _gram(self, X, Z):
         return np.tanh(self.beta * (X @ Z.T) + self.theta)
@@ -187,9 +184,7 @@ class SumKernel(Kernel):
     """``gamma1 kappa1 + gamma2 kappa2`` with ``gamma1, gamma2 > 0`` (003 §4.3 (4.21))."""
 
     def __init__(self, k1: Kernel, k2: Kernel, gamma1: float = 1.0, gamma2: float = 1.0) -> None:
-        if not isinstance(k1, Kernel) or not isinstance(k2, Kernel):
-            raise TypeError("k1 and k2 must be Kernel instances")
-        self.k1, self.k2 = k1, k2
+        self.k1, self.k2 = _kernel(k1, "k1"), _kernel(k2, "k2")
         self.gamma1 = _positive(gamma1, "gamma1")
         self.gamma2 = _positive(gamma2, "gamma2")
 
@@ -207,9 +202,7 @@ class ProductKernel(Kernel):
     """Pointwise product ``kappa1(x, z) kappa2(x, z)`` (003 §4.3 (4.22))."""
 
     def __init__(self, k1: Kernel, k2: Kernel) -> None:
-        if not isinstance(k1, Kernel) or not isinstance(k2, Kernel):
-            raise TypeError("k1 and k2 must be Kernel instances")
-        self.k1, self.k2 = k1, k2
+        self.k1, self.k2 = _kernel(k1, "k1"), _kernel(k2, "k2")
 
     def _gram(self, X, Z):
         return self.k1._gram(X, Z) * self.k2._gram(X, Z)
@@ -228,11 +221,9 @@ class ScaledByFunctionKernel(Kernel):
     """
 
     def __init__(self, k1: Kernel, g: Callable[[np.ndarray], np.ndarray]) -> None:
-        if not isinstance(k1, Kernel):
-            raise TypeError("k1 must be a Kernel instance")
         if not callable(g):
-            raise TypeError("g must be callable")
-        self.k1, self.g = k1, g
+            raise InvalidArgumentError(f"g must be callable, got {g!r}")
+        self.k1, self.g = _kernel(k1, "k1"), g
 
     def _values(self, X: np.ndarray) -> np.ndarray:
         v = np.asarray(self.g(X), dtype=float).reshape(-1)
@@ -264,6 +255,8 @@ _NAMED = {
 def make_kernel(kernel: str | Kernel, params: dict | None = None) -> Kernel:
     """A :class:`Kernel` from a name (``"linear"``, ``"poly"``, ``"rbf"``/``"gaussian"``,
     ``"laplacian"``, ``"sigmoid"``) and its parameters, or a Kernel passed through."""
+    if params is not None and not isinstance(params, dict):
+        raise InvalidArgumentError(f"kernel_params must be a dict or None, got {params!r}")
     if isinstance(kernel, Kernel):
         if params:
             raise ValueError("kernel_params must be empty when kernel is a Kernel instance")

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from numbers import Real
-
 import numpy as np
 import scipy.linalg
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
-from sklearn.utils.validation import check_is_fitted
 
-from algorithms.kernels._kernel_ridge import _check_features
-from algorithms.kernels._kernels import make_kernel
+from algorithms._validation import check_real, validate_classification
+from algorithms.kernels._expansion import KernelExpansionMixin
 
 __all__ = ["KernelLDA", "klda_matrices"]
+
+#: Why a third class is refused.
+TWO_CLASSES = "kernel LDA here is the two-class Fisher discriminant of 003 §4.6 (4.53)"
 
 
 def klda_matrices(K: np.ndarray, labels01: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -36,7 +37,7 @@ def klda_matrices(K: np.ndarray, labels01: np.ndarray) -> tuple[np.ndarray, np.n
     return mu_hat, np.outer(diff, diff), N
 
 
-class KernelLDA(ClassifierMixin, TransformerMixin, BaseEstimator):
+class KernelLDA(KernelExpansionMixin, ClassifierMixin, TransformerMixin, BaseEstimator):
     """Two-class kernel Fisher discriminant.
 
     Maximises ``J(alpha) = alpha^T M alpha / alpha^T N alpha`` (4.53) with the
@@ -72,21 +73,16 @@ class KernelLDA(ClassifierMixin, TransformerMixin, BaseEstimator):
         self.kernel = kernel
         self.kernel_params = kernel_params
 
-    def fit(self, X, y) -> KernelLDA:
-        reg = self.reg
-        if isinstance(reg, bool) or not isinstance(reg, Real) or not np.isfinite(reg) or reg < 0:
-            raise ValueError(f"reg must be a finite number >= 0, got {reg!r}")
-        if self.kernel_params is not None and not isinstance(self.kernel_params, dict):
-            raise ValueError(f"kernel_params must be a dict or None, got {self.kernel_params!r}")
-        kern = make_kernel(self.kernel, self.kernel_params)
-        X = _check_features(X)
-        y = np.asarray(y)
-        if y.ndim != 1 or y.shape[0] != X.shape[0]:
-            raise ValueError(f"y must be 1-d with {X.shape[0]} entries, got shape {y.shape}")
-        classes = np.unique(y)
-        if classes.shape[0] != 2:
-            raise ValueError(f"y must contain exactly two classes, got {classes.shape[0]}")
-        labels01 = (y == classes[1]).astype(int)
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # the two-class discriminant of (4.53)
+        return tags
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> KernelLDA:
+        """Fit the discriminant on ``X`` (m, d) and labels ``y`` (m,) of two classes."""
+        reg = check_real(self.reg, "reg", low=0.0)
+        kern = self._make_kernel()
+        X, labels01 = validate_classification(self, X, y, max_classes=2, what=TWO_CLASSES)
         K = kern(X)
         mu_hat, _, N = klda_matrices(K, labels01)
         diff = mu_hat[0] - mu_hat[1]
@@ -96,31 +92,30 @@ class KernelLDA(ClassifierMixin, TransformerMixin, BaseEstimator):
             alpha = scipy.linalg.solve(N + ridge * np.eye(m), diff, assume_a="sym")
         else:
             alpha = scipy.linalg.lstsq(N, diff, cond=None)[0]
-        self.classes_ = classes
-        self.dual_coef_ = alpha
-        self.kernel_ = kern
-        self.X_fit_ = X
-        self.n_features_in_ = X.shape[1]
+        if not np.all(np.isfinite(alpha)):
+            # e.g. every point the same: N = 0 and equal class means, J is 0/0
+            raise ValueError(
+                "KernelLDA found no finite discriminant direction: the within-class "
+                "scatter N of (4.52) vanishes in the kernel's feature space (are the points "
+                "of X all alike?)."
+            )
+        self._store_expansion(kern, X, alpha)
         proj_means = mu_hat @ alpha  # alpha^T mu_hat_c = projected class means
         self.class_projections_ = proj_means
         self.threshold_ = float(proj_means.mean())
         return self
 
-    def transform(self, X) -> np.ndarray:
+    def transform(self, X: ArrayLike) -> np.ndarray:
         """``h(x) = sum_i alpha_i kappa(x, x_i)`` (4.50)."""
-        check_is_fitted(self, "dual_coef_")
-        X = _check_features(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but the model was fitted with {self.n_features_in_}"
-            )
-        return self.kernel_(X, self.X_fit_) @ self.dual_coef_
+        return self._expansion(X)
 
-    def decision_function(self, X) -> np.ndarray:
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Positive for class 1: the side of the threshold where class 1's mean projects."""
         h = self.transform(X) - self.threshold_
         sign = 1.0 if self.class_projections_[1] >= self.class_projections_[0] else -1.0
         return sign * h
 
-    def predict(self, X) -> np.ndarray:
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """``classes_[1]`` where :meth:`decision_function` is positive, else ``classes_[0]``."""
+        positive = self.decision_function(X) > 0  # checks fitted before classes_ is read
+        return self.classes_[positive.astype(int)]

@@ -1,63 +1,117 @@
-"""What the SMO-based estimators share: solver-hyperparameter validation, the linear-kernel
-weight vector, prediction-input validation and the non-convergence warning."""
+"""What the SMO-based estimators share: solver-hyperparameter validation, the run of the
+generic SMO solver with its fitted bookkeeping, the kernel expansion that predicts, the
+linear-kernel weight vector and the non-convergence warning."""
 
 from __future__ import annotations
 
 import warnings
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import check_is_fitted
 
-from algorithms.kernels import LinearKernel
-from algorithms.svm._validation import (
-    check_box_bound,
-    check_cache_size,
-    check_features,
-    check_flag,
-    check_max_iter,
-    check_positive,
+from algorithms._validation import (
+    check_bool,
+    check_choice,
+    check_fitted,
+    check_int,
+    check_real,
+    validate_features,
 )
+from algorithms.kernels import Kernel, LinearKernel, make_kernel
+from algorithms.svm._smo_solver import ColumnCache, SMOResult, pair_step, solve_smo
 
 WORKING_SETS = ("second_order", "max_violating")
 
 
 class SMOEstimatorMixin:
-    """Mixed into SMOClassifier and SVR (which set ``alpha_``, ``kernel_``,
-    ``dual_coef_``, ``support_vectors_`` and ``n_features_in_`` when fitted)."""
+    """Mixed into SMOClassifier and SVR, which store the solver hyperparameters (``C``,
+    ``kernel``, ``kernel_params``, ``tol``, ``max_iter``, ``working_set``, ``cache_size``,
+    ``polish``)."""
 
-    def _check_solver_hyperparameters(self) -> float:
-        """Validate what the SMO solver takes (C, tol, max_iter, cache_size, polish,
-        working_set); returns C."""
-        C = check_box_bound(self.C)
-        check_positive(self.tol, "tol")
-        check_max_iter(self.max_iter)
-        check_cache_size(self.cache_size)
-        check_flag(self.polish, "polish")
-        if self.working_set not in WORKING_SETS:
-            raise ValueError(
-                f"working_set must be one of {WORKING_SETS}, got {self.working_set!r}"
-            )
-        return C
+    #: The two-variable update (a subclass may swap it, e.g. for teeth tests).
+    _pair_step = staticmethod(pair_step)
+
+    def _check_solver_hyperparameters(self) -> tuple[float, Kernel]:
+        """Validate what the SMO solver takes; returns ``(C, kernel)``.
+
+        ``C = np.inf`` is allowed here (the hard margin of the classifier).
+        """
+        C = check_real(self.C, "C", low=0.0, low_open=True, allow_inf=True)
+        check_real(self.tol, "tol", low=0.0, low_open=True)
+        check_int(self.max_iter, "max_iter", low=1)
+        check_real(self.cache_size, "cache_size", low=0.0, low_open=True)
+        check_bool(self.polish, "polish")
+        check_choice(self.working_set, "working_set", WORKING_SETS)
+        return C, make_kernel(self.kernel, self.kernel_params)
+
+    def _solve_dual(
+        self, X: np.ndarray, kernel: Kernel, C: float, z: np.ndarray, p: np.ndarray
+    ) -> SMOResult:
+        """Minimise ``1/2 beta^T Q beta + p^T beta`` s.t. ``z^T beta = 0``, ``0 <= beta <= C``
+        with ``Q_st = z_s z_t kappa(x_s, x_t)`` over ``len(z)`` variables: one per training
+        point (SVC) or ``k`` stacked copies of them (SVR: ``k = 2``).
+
+        Stores ``kernel_``, ``intercept_``, ``objective_history_`` (the maximised dual),
+        ``polish_steps_``, ``n_iter_``, ``converged_``, ``kkt_violation_`` and
+        ``cache_hits_``.
+        """
+        m = X.shape[0]
+        copies = z.shape[0] // m
+        cache = ColumnCache(lambda idx: kernel(X, X[idx]), m, float(self.cache_size))
+        if copies == 1:
+            column, diag = cache.column, kernel.diag(X)
+        else:
+
+            def column(t: int) -> np.ndarray:
+                return np.tile(cache.column(t % m), copies)
+
+            diag = np.tile(kernel.diag(X), copies)
+        res = solve_smo(
+            column,
+            diag,
+            z,
+            p,
+            np.full(z.shape[0], C),
+            tol=float(self.tol),
+            max_iter=int(self.max_iter),
+            working_set=self.working_set,
+            step=self._pair_step,
+            polish=bool(self.polish),
+        )
+        self.kernel_ = kernel
+        self.intercept_ = np.array([res.bias])
+        self.objective_history_ = -np.asarray(res.objective_history)
+        self.polish_steps_ = np.asarray(res.polish_steps, dtype=int)
+        self.n_iter_ = res.n_iter
+        self.converged_ = res.converged
+        self.kkt_violation_ = res.violation
+        self.cache_hits_ = (cache.hits, cache.misses)
+        return res
+
+    def _store_support(self, X: np.ndarray, coef: np.ndarray, support: np.ndarray) -> None:
+        """``support_``, ``support_vectors_`` and ``dual_coef_ = coef[support_]`` (1, n_SV)."""
+        self.support_ = support
+        self.support_vectors_ = X[support]
+        self.dual_coef_ = coef[support][None, :]
+
+    def _kernel_expansion(self, X: ArrayLike) -> np.ndarray:
+        """``sum_i dual_coef_i kappa(x, sv_i) + b`` for every row of ``X`` (checked:
+        fitted, finite, as many features as in ``fit``)."""
+        X = validate_features(self, X, reset=False)
+        if self.support_.size == 0:
+            return np.full(X.shape[0], self.intercept_[0])
+        return self.kernel_(X, self.support_vectors_) @ self.dual_coef_[0] + self.intercept_[0]
 
     @property
     def coef_(self) -> np.ndarray:
         """``w = sum_i dual_coef_i x_i``; only for the linear kernel."""
-        check_is_fitted(self, "alpha_")
+        check_fitted(self, "alpha_")
         if not isinstance(self.kernel_, LinearKernel):
             raise AttributeError("coef_ is only available with the linear kernel")
         return self.dual_coef_ @ self.support_vectors_
 
-    def _check_predict_input(self, X) -> np.ndarray:
-        check_is_fitted(self, "alpha_")
-        X = check_features(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but the model was fitted with {self.n_features_in_}"
-            )
-        return X
-
-    def _warn_if_not_converged(self, res, hint: str = "") -> None:
+    def _warn_if_not_converged(self, res: SMOResult, hint: str = "") -> None:
         if not res.converged:
             warnings.warn(
                 f"SMO stopped after max_iter={self.max_iter} updates with KKT violation "

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
 
+from algorithms._validation import validate_classification
 from algorithms.svm._estimator_base import SMOEstimatorMixin
-from algorithms.svm._smo_solver import ColumnCache, pair_step, solve_smo
-from algorithms.svm._validation import (
-    check_features,
-    check_kernel,
-)
 
 __all__ = ["SMOClassifier", "dual_objective"]
 
+#: Why a third class is refused.
+BINARY = (
+    "the SVM of 003 §4 separates two classes; wrap it in "
+    "algorithms.linear.OneVsRestClassifier for more"
+)
 
 
 def dual_objective(alpha: np.ndarray, y: np.ndarray, K: np.ndarray) -> float:
@@ -91,6 +93,8 @@ class SMOClassifier(SMOEstimatorMixin, ClassifierMixin, BaseEstimator):
     converged_ : bool
     kkt_violation_ : float
         The final maximal violation.
+    cache_hits_ : tuple of int
+        ``(hits, misses)`` of the kernel column cache.
 
     Notes
     -----
@@ -124,67 +128,28 @@ class SMOClassifier(SMOEstimatorMixin, ClassifierMixin, BaseEstimator):
         self.cache_size = cache_size
         self.polish = polish
 
-    def _check_hyperparameters(self) -> None:
-        self._check_solver_hyperparameters()
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
 
-    #: The two-variable update (a subclass may swap it, e.g. for teeth tests).
-    _pair_step = staticmethod(pair_step)
-
-    def fit(self, X, y) -> SMOClassifier:
-        """Fit on ``X`` (n, d) and binary labels ``y`` (n,)."""
-        self._check_hyperparameters()
-        kern = check_kernel(self.kernel, self.kernel_params)
-        X = check_features(X)
-        y = np.asarray(y)
-        if y.ndim != 1 or y.shape[0] != X.shape[0]:
-            raise ValueError(f"y must be 1-d with {X.shape[0]} entries, got shape {y.shape}")
-        if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
-            raise ValueError("y contains NaN or infinite values")
-        classes = np.unique(y)
-        if classes.shape[0] != 2:
-            raise ValueError(f"y must contain exactly two classes, got {classes.shape[0]}")
-        ys = np.where(y == classes[1], 1.0, -1.0)
-        n = X.shape[0]
-        C = float(self.C)
-
-        cache = ColumnCache(lambda idx: kern(X, X[idx]), n, float(self.cache_size))
-        res = solve_smo(
-            cache.column,
-            kern.diag(X),
-            ys,
-            -np.ones(n),
-            np.full(n, C),
-            tol=float(self.tol),
-            max_iter=int(self.max_iter),
-            working_set=self.working_set,
-            step=self._pair_step,
-            polish=bool(self.polish),
-        )
-        self.kernel_ = kern
-        self.classes_ = classes
+    def fit(self, X: ArrayLike, y: ArrayLike) -> SMOClassifier:
+        """Fit on ``X`` (n, d) and labels ``y`` (n,) of two classes."""
+        C, kern = self._check_solver_hyperparameters()
+        X, codes = validate_classification(self, X, y, max_classes=2, what=BINARY)
+        ys = np.where(codes == 1, 1.0, -1.0)
+        res = self._solve_dual(X, kern, C, ys, -np.ones(X.shape[0]))
         self.alpha_ = res.beta
-        self.support_ = np.flatnonzero(res.beta > 0)
-        self.support_vectors_ = X[self.support_]
-        self.dual_coef_ = (res.beta * ys)[self.support_][None, :]
-        self.intercept_ = np.array([res.bias])
-        self.objective_history_ = -np.asarray(res.objective_history)
-        self.polish_steps_ = np.asarray(res.polish_steps, dtype=int)
-        self.n_iter_ = res.n_iter
-        self.converged_ = res.converged
-        self.kkt_violation_ = res.violation
-        self.cache_hits_ = (cache.hits, cache.misses)
-        self.n_features_in_ = X.shape[1]
+        self._store_support(X, res.beta * ys, np.flatnonzero(res.beta > 0))
         hint = " (with C=inf the data may not be separable)" if np.isinf(C) else ""
         self._warn_if_not_converged(res, hint)
         return self
 
-    def decision_function(self, X) -> np.ndarray:
-        """``f(x) = sum_i alpha_i y_i kappa(x, x_i) + b`` (4.20)."""
-        X = self._check_predict_input(X)
-        if self.support_.size == 0:
-            return np.full(X.shape[0], self.intercept_[0])
-        return self.kernel_(X, self.support_vectors_) @ self.dual_coef_[0] + self.intercept_[0]
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
+        """``f(x) = sum_i alpha_i y_i kappa(x, x_i) + b`` (4.20), shape (n_samples,)."""
+        return self._kernel_expansion(X)
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """``classes_[1]`` where ``f(x) > 0``, else ``classes_[0]``."""
         f = self.decision_function(X)
         return self.classes_[(f > 0).astype(int)]

@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, RegressorMixin
 
+from algorithms._validation import check_real, validate_regression
 from algorithms.svm._estimator_base import SMOEstimatorMixin
-from algorithms.svm._smo_solver import ColumnCache, pair_step, solve_smo
-from algorithms.svm._validation import (
-    check_features,
-    check_kernel,
-    check_positive,
-)
 
 __all__ = ["SVR", "svr_dual_objective"]
 
@@ -52,7 +48,7 @@ class SVR(SMOEstimatorMixin, RegressorMixin, BaseEstimator):
     dual_coef_ : ndarray of shape (1, n_SV)
         ``ah_i - a_i`` of the support vectors.
     support_, support_vectors_, intercept_, objective_history_, polish_steps_, n_iter_,
-    converged_, kkt_violation_ : as in :class:`SMOClassifier`.
+    converged_, kkt_violation_, cache_hits_ : as in :class:`SMOClassifier`.
     coef_ : ndarray of shape (1, n_features), linear kernel only
         ``w = sum_i (ah_i - a_i) x_i`` (4.38).
 
@@ -66,8 +62,6 @@ class SVR(SMOEstimatorMixin, RegressorMixin, BaseEstimator):
     ----------
     003 §4.5, equations (4.34)-(4.43).
     """
-
-    _pair_step = staticmethod(pair_step)
 
     def __init__(
         self,
@@ -92,59 +86,25 @@ class SVR(SMOEstimatorMixin, RegressorMixin, BaseEstimator):
         self.cache_size = cache_size
         self.polish = polish
 
-    def fit(self, X, y) -> SVR:
-        C = self._check_solver_hyperparameters()
+    def fit(self, X: ArrayLike, y: ArrayLike) -> SVR:
+        """Fit on ``X`` (m, d) and real targets ``y`` (m,)."""
+        C, kern = self._check_solver_hyperparameters()
         if np.isinf(C):
             raise ValueError("C must be finite for SVR (an infinite C makes the dual unbounded)")
-        eps = check_positive(self.epsilon, "epsilon", allow_zero=True)
-        kern = check_kernel(self.kernel, self.kernel_params)
-        X = check_features(X)
-        try:
-            y = np.asarray(y, dtype=float)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"y must be numeric: {exc}") from None
-        if y.ndim != 1 or y.shape[0] != X.shape[0]:
-            raise ValueError(f"y must be 1-d with {X.shape[0]} entries, got shape {y.shape}")
-        if not np.all(np.isfinite(y)):
-            raise ValueError("y contains NaN or infinite values")
+        eps = check_real(self.epsilon, "epsilon", low=0.0)
+        X, y = validate_regression(self, X, y)
+        y = np.asarray(y, dtype=np.float64)
         m = X.shape[0]
-
-        cache = ColumnCache(lambda idx: kern(X, X[idx]), m, float(self.cache_size))
-        diag = kern.diag(X)
         z = np.concatenate([np.ones(m), -np.ones(m)])
         p = np.concatenate([eps - y, eps + y])
-        res = solve_smo(
-            lambda t: np.tile(cache.column(t % m), 2),
-            np.tile(diag, 2),
-            z,
-            p,
-            np.full(2 * m, C),
-            tol=float(self.tol),
-            max_iter=int(self.max_iter),
-            working_set=self.working_set,
-            step=self._pair_step,
-            polish=bool(self.polish),
-        )
-        self.kernel_ = kern
+        res = self._solve_dual(X, kern, C, z, p)  # beta = (ah, a): two copies of the points
         self.alpha_hat_ = res.beta[:m].copy()
         self.alpha_ = res.beta[m:].copy()
         coef = self.alpha_hat_ - self.alpha_
-        self.support_ = np.flatnonzero(coef != 0)
-        self.support_vectors_ = X[self.support_]
-        self.dual_coef_ = coef[self.support_][None, :]
-        self.intercept_ = np.array([res.bias])
-        self.objective_history_ = -np.asarray(res.objective_history)
-        self.polish_steps_ = np.asarray(res.polish_steps, dtype=int)
-        self.n_iter_ = res.n_iter
-        self.converged_ = res.converged
-        self.kkt_violation_ = res.violation
-        self.n_features_in_ = X.shape[1]
+        self._store_support(X, coef, np.flatnonzero(coef != 0))
         self._warn_if_not_converged(res)
         return self
 
-    def predict(self, X) -> np.ndarray:
-        """``f(x) = sum_i (ah_i - a_i) kappa(x, x_i) + b`` (4.43)."""
-        X = self._check_predict_input(X)
-        if self.support_.size == 0:
-            return np.full(X.shape[0], self.intercept_[0])
-        return self.kernel_(X, self.support_vectors_) @ self.dual_coef_[0] + self.intercept_[0]
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """``f(x) = sum_i (ah_i - a_i) kappa(x, x_i) + b`` (4.43), shape (n_samples,)."""
+        return self._kernel_expansion(X)

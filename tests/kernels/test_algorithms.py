@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
+from scipy.linalg import LinAlgWarning
 from scipy.spatial.distance import cdist
+from sklearn.exceptions import NotFittedError
 from sklearn.kernel_ridge import KernelRidge as SkKernelRidge
 from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel, sigmoid_kernel
 
@@ -102,9 +106,69 @@ def test_kernel_lda_separates_rings():
     assert m.score(X, y) > 0.95
 
 
-def test_kernel_lda_bad_input():
-    X = np.array([[0.0], [1.0], [2.0]])
-    with pytest.raises(ValueError, match="two classes"):
-        KernelLDA().fit(X, np.array([1, 1, 1]))
-    with pytest.raises(ValueError, match="reg"):
-        KernelLDA(reg=-1.0).fit(X, np.array([0, 1, 1]))
+# ---- bad input: ValueError naming the argument -----------------------------------------
+
+TRAIN_X = np.array([[0.0], [1.0], [2.0], [3.0]])
+TWO_CLASS_Y = np.array([0, 0, 1, 1])
+
+
+@pytest.mark.parametrize(
+    ("estimator", "X", "y", "name"),
+    [
+        (KernelRidge, np.array([[0.0], [np.nan]]), np.array([0.0, 1.0]), "X"),
+        (KernelRidge, np.array([[0.0], [np.inf]]), np.array([0.0, 1.0]), "X"),
+        (KernelRidge, np.array([0.0, 1.0]), np.array([0.0, 1.0]), "X"),
+        (KernelRidge, np.zeros((0, 1)), np.zeros(0), "X"),
+        (KernelRidge, TRAIN_X, np.array([0.0, 1.0, np.nan, 2.0]), "y"),
+        (KernelRidge, TRAIN_X, np.ones(3), "X and y"),
+        (KernelRidge, TRAIN_X, None, "y"),
+        (KernelLDA, np.array([[0.0], [np.nan], [1.0], [2.0]]), TWO_CLASS_Y, "X"),
+        (KernelLDA, np.array([0.0, 1.0, 2.0, 3.0]), TWO_CLASS_Y, "X"),
+        (KernelLDA, np.zeros((0, 1)), np.zeros(0), "X"),
+        (KernelLDA, TRAIN_X, np.array([1, 1, 1, 1]), "y must contain at least 2 classes"),
+        (KernelLDA, TRAIN_X, np.array([0, 1, 2, 2]), "binary .*two-class"),
+        (KernelLDA, TRAIN_X, np.array([0.1, 0.7, 1.3, 2.9]), "Unknown label type"),
+        (KernelLDA, TRAIN_X, TWO_CLASS_Y[:3], "X and y"),
+    ],
+)
+def test_bad_training_data_raises_value_error_naming_it(estimator, X, y, name):
+    with pytest.raises(ValueError, match=name):
+        estimator().fit(X, y)
+
+
+@pytest.mark.parametrize(
+    ("estimator", "params", "name"),
+    [
+        (KernelRidge, {"lam": 0.0}, "lam"),
+        (KernelRidge, {"lam": -1.0}, "lam"),
+        (KernelRidge, {"lam": np.nan}, "lam"),
+        (KernelRidge, {"kernel": "cosine"}, "kernel"),
+        (KernelRidge, {"kernel_params": [1.0]}, "kernel_params"),
+        (KernelLDA, {"reg": -1.0}, "reg"),
+        (KernelLDA, {"reg": "small"}, "reg"),
+        (KernelLDA, {"kernel": "rbf", "kernel_params": {"sigma": 0.0}}, "sigma"),
+        (KernelLDA, {"kernel": "rbf", "kernel_params": {"width": 1.0}}, "kernel_params"),
+    ],
+)
+def test_bad_hyperparameters_raise_value_error_naming_them(estimator, params, name):
+    with pytest.raises(ValueError, match=name):
+        estimator(**params).fit(TRAIN_X, TWO_CLASS_Y)
+
+
+def test_kernel_lda_refuses_identical_points_instead_of_returning_nan():
+    # Every point the same: N = 0 and the class means coincide, so J = 0/0.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LinAlgWarning)  # the solve may warn first
+        with pytest.raises(ValueError, match="no finite discriminant"):
+            KernelLDA().fit(np.zeros((4, 2)), TWO_CLASS_Y)
+
+
+@pytest.mark.parametrize("estimator", [KernelRidge, KernelLDA])
+def test_prediction_checks_fitted_and_feature_count(estimator):
+    with pytest.raises(NotFittedError):
+        estimator().predict(TRAIN_X)
+    model = estimator().fit(TRAIN_X, TWO_CLASS_Y)
+    with pytest.raises(ValueError, match="X has 2 features"):
+        model.predict(np.ones((3, 2)))
+    with pytest.raises(ValueError, match="X contains NaN"):
+        model.predict(np.array([[np.nan]]))

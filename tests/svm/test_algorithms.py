@@ -127,9 +127,11 @@ def test_bad_hyperparameters_raise_value_error_naming_them(blobs, params, name):
         (np.array([[0.0], [np.inf]]), np.array([1, -1]), "X"),
         (np.array([0.0, 1.0]), np.array([1, -1]), "X"),
         (np.zeros((0, 2)), np.zeros(0), "X"),
-        (np.array([[0.0], [1.0]]), np.array([1, 1]), "two classes"),
-        (np.array([[0.0], [1.0], [2.0]]), np.array([0, 1, 2]), "two classes"),
-        (np.array([[0.0], [1.0]]), np.array([1, -1, 1]), "y"),
+        (np.array([[0.0], [1.0]]), np.array([1, 1]), "y must contain at least 2 classes"),
+        (np.array([[0.0], [1.0], [2.0]]), np.array([0, 1, 2]), "binary .*two classes"),
+        (np.array([[0.0], [1.0]]), np.array([1, -1, 1]), "X and y"),
+        (np.array([[0.0], [1.0], [2.0]]), np.array([0.1, 0.5, 0.9]), "Unknown label type"),
+        (np.array([[0.0], [1.0]]), None, "y"),
     ],
 )
 def test_bad_data_raises_value_error(X, y, name):
@@ -151,7 +153,8 @@ def test_predict_checks_fitted_and_feature_count(blobs):
 @pytest.mark.parametrize(
     ("params", "name"),
     [({"epsilon": -0.1}, "epsilon"), ({"C": np.inf}, "C"), ({"C": 0}, "C"),
-     ({"tol": -1.0}, "tol")],
+     ({"tol": -1.0}, "tol"), ({"epsilon": np.nan}, "epsilon"), ({"max_iter": 2.5}, "max_iter"),
+     ({"kernel_params": "sigma=1"}, "kernel_params")],
 )
 def test_svr_bad_hyperparameters(params, name):
     X = np.array([[0.0], [1.0], [2.0]])
@@ -159,12 +162,32 @@ def test_svr_bad_hyperparameters(params, name):
         SVR(**params).fit(X, np.array([0.0, 1.0, 2.0]))
 
 
-def test_svr_bad_targets():
-    X = np.array([[0.0], [1.0]])
-    with pytest.raises(ValueError, match="y"):
-        SVR().fit(X, np.array([0.0, np.nan]))
-    with pytest.raises(ValueError, match="y"):
-        SVR().fit(X, np.array([0.0, 1.0, 2.0]))
+@pytest.mark.parametrize(
+    ("X", "y", "name"),
+    [
+        (np.array([[0.0], [1.0]]), np.array([0.0, np.nan]), "y"),
+        (np.array([[0.0], [1.0]]), np.array([0.0, np.inf]), "y"),
+        (np.array([[0.0], [1.0]]), np.array([0.0, 1.0, 2.0]), "X and y"),
+        (np.array([[0.0], [1.0]]), None, "y"),
+        (np.array([[0.0], [np.nan]]), np.array([0.0, 1.0]), "X"),
+        (np.array([0.0, 1.0]), np.array([0.0, 1.0]), "X"),
+        (np.zeros((0, 1)), np.zeros(0), "X"),
+    ],
+)
+def test_svr_bad_data(X, y, name):
+    with pytest.raises(ValueError, match=name):
+        SVR().fit(X, y)
+
+
+def test_svr_predict_checks_fitted_and_feature_count():
+    X = np.array([[0.0], [1.0], [2.0]])
+    with pytest.raises(NotFittedError):
+        SVR().predict(X)
+    m = SVR().fit(X, np.array([0.0, 1.0, 2.0]))
+    with pytest.raises(ValueError, match="X has 2 features"):
+        m.predict(np.ones((2, 2)))
+    with pytest.raises(ValueError, match="X contains NaN"):
+        m.predict(np.array([[np.nan]]))
 
 
 # ---- ill-conditioned faces: the face Newton step (polish) ------------------------------
