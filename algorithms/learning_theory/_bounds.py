@@ -17,13 +17,7 @@ import math
 
 import numpy as np
 
-from algorithms.learning_theory._validation import (
-    check_count,
-    check_int_at_least,
-    check_nonnegative,
-    check_open_unit,
-    check_positive,
-)
+from algorithms._validation import check_int, check_real
 
 __all__ = [
     "finite_class_deviation",
@@ -66,8 +60,8 @@ def hoeffding_tail(m: int, epsilon: float, *, two_sided: bool = False) -> float:
     003 §9.1 (9.5); for a fixed hypothesis, with the losses as the variables,
     this is (9.14).
     """
-    m = check_count(m, "m")
-    epsilon = check_positive(epsilon, "epsilon")
+    m = check_int(m, "m", low=1, integral_floats=True)
+    epsilon = check_real(epsilon, "epsilon", low=0.0, low_open=True)
     tail = math.exp(-2.0 * m * epsilon**2)
     return 2.0 * tail if two_sided else tail
 
@@ -102,7 +96,7 @@ def mcdiarmid_tail(c: np.ndarray, epsilon: float, *, two_sided: bool = False) ->
     total = float(np.sum(c_arr**2))
     if total == 0.0:
         raise ValueError("c must not be all zero (f would be constant)")
-    epsilon = check_positive(epsilon, "epsilon")
+    epsilon = check_real(epsilon, "epsilon", low=0.0, low_open=True)
     tail = math.exp(-2.0 * epsilon**2 / total)
     return 2.0 * tail if two_sided else tail
 
@@ -118,9 +112,9 @@ def pac_sample_size(n_hypotheses: int, epsilon: float, delta: float) -> int:
     -----
     003 §9.3.1 (9.12)-(9.13).
     """
-    n_hypotheses = check_count(n_hypotheses, "n_hypotheses")
-    epsilon = check_open_unit(epsilon, "epsilon")
-    delta = check_open_unit(delta, "delta")
+    n_hypotheses = check_int(n_hypotheses, "n_hypotheses", low=1, integral_floats=True)
+    epsilon = check_real(epsilon, "epsilon", low=0.0, high=1.0, low_open=True, high_open=True)
+    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
     return max(1, math.ceil((math.log(n_hypotheses) + math.log(1.0 / delta)) / epsilon))
 
 
@@ -131,16 +125,16 @@ def pac_error_bound(n_hypotheses: int, m: int, delta: float) -> float:
     -----
     003 §9.3.1 (9.13) solved for epsilon; it decays at rate O(1/m).
     """
-    n_hypotheses = check_count(n_hypotheses, "n_hypotheses")
-    m = check_count(m, "m")
-    delta = check_open_unit(delta, "delta")
+    n_hypotheses = check_int(n_hypotheses, "n_hypotheses", low=1, integral_floats=True)
+    m = check_int(m, "m", low=1, integral_floats=True)
+    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
     return (math.log(n_hypotheses) + math.log(1.0 / delta)) / m
 
 
 def hoeffding_deviation(m: int, delta: float) -> float:
     """``sqrt(ln(2/delta) / (2m))``: the two-sided deviation of one hypothesis (9.15)."""
-    m = check_count(m, "m")
-    delta = check_open_unit(delta, "delta")
+    m = check_int(m, "m", low=1, integral_floats=True)
+    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
     return math.sqrt(math.log(2.0 / delta) / (2.0 * m))
 
 
@@ -152,9 +146,9 @@ def finite_class_deviation(n_hypotheses: int, m: int, delta: float) -> float:
     003 §9.3.2 (9.16): with probability at least ``1 - delta``,
     ``|E(h) - Ê(h)|`` is at most this value for every ``h`` in ``H``.
     """
-    n_hypotheses = check_count(n_hypotheses, "n_hypotheses")
-    m = check_count(m, "m")
-    delta = check_open_unit(delta, "delta")
+    n_hypotheses = check_int(n_hypotheses, "n_hypotheses", low=1, integral_floats=True)
+    m = check_int(m, "m", low=1, integral_floats=True)
+    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
     return math.sqrt((math.log(n_hypotheses) + math.log(2.0 / delta)) / (2.0 * m))
 
 
@@ -165,8 +159,8 @@ def sauer_bound(m: int, d: int) -> int:
     -----
     003 §9.4 (9.21).
     """
-    m = check_int_at_least(m, "m", 0)
-    d = check_int_at_least(d, "d", 0)
+    m = check_int(m, "m", low=0, integral_floats=True)
+    d = check_int(d, "d", low=0, integral_floats=True)
     return sum(math.comb(m, i) for i in range(min(d, m) + 1))
 
 
@@ -179,8 +173,8 @@ def growth_polynomial_bound(m: int, d: int) -> float:
     value can fall below the growth function (e.g. ``d = 3, m = 1``), so it is
     rejected here.
     """
-    d = check_count(d, "d")
-    m = check_count(m, "m")
+    d = check_int(d, "d", low=1, integral_floats=True)
+    m = check_int(m, "m", low=1, integral_floats=True)
     if m < d:
         raise ValueError(f"m must be >= d for (em/d)^d to bound the growth function, got "
                          f"m={m}, d={d}")
@@ -189,9 +183,9 @@ def growth_polynomial_bound(m: int, d: int) -> float:
 
 def vc_tail_bound(growth_2m: int, m: int, epsilon: float) -> float:
     """``4 Pi_H(2m) exp(-m epsilon^2 / 8)``, bounding ``P(|E(h) - Ê(h)| > epsilon)`` (9.19)."""
-    growth_2m = check_count(growth_2m, "growth_2m")
-    m = check_count(m, "m")
-    epsilon = check_positive(epsilon, "epsilon")
+    growth_2m = check_int(growth_2m, "growth_2m", low=1, integral_floats=True)
+    m = check_int(m, "m", low=1, integral_floats=True)
+    epsilon = check_real(epsilon, "epsilon", low=0.0, low_open=True)
     return 4.0 * growth_2m * math.exp(-m * epsilon**2 / 8.0)
 
 
@@ -203,19 +197,16 @@ def vc_generalisation_bound(m: int, d: int, delta: float) -> float:
     003 §9.4 (9.23): with probability at least ``1 - delta``,
     ``E(h) - Ê(h)`` is at most this value.
     """
-    d = check_count(d, "d")
-    m = check_count(m, "m")
-    delta = check_open_unit(delta, "delta")
+    d = check_int(d, "d", low=1, integral_floats=True)
+    m = check_int(m, "m", low=1, integral_floats=True)
+    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
     if m <= d:
         raise ValueError(f"m must exceed the VC dimension d, got m={m}, d={d}")
     return math.sqrt((8.0 * d * math.log(2.0 * math.e * m / d) + 8.0 * math.log(4.0 / delta)) / m)
 
 
 def _check_rademacher(value: float, name: str) -> float:
-    value = check_nonnegative(value, name)
-    if value > 1.0:
-        raise ValueError(f"{name} must lie in [0, 1], got {value!r}")
-    return value
+    return check_real(value, name, low=0.0, high=1.0)
 
 
 def rademacher_bound_real(
@@ -240,8 +231,8 @@ def rademacher_bound_real(
         ``2 R_m + sqrt(ln(1/delta)/(2m))`` or ``2 R̂_Z + 3 sqrt(ln(2/delta)/(2m))``.
     """
     rademacher = _check_rademacher(rademacher, "rademacher")
-    m = check_count(m, "m")
-    delta = check_open_unit(delta, "delta")
+    m = check_int(m, "m", low=1, integral_floats=True)
+    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
     if empirical:
         return 2.0 * rademacher + 3.0 * math.sqrt(math.log(2.0 / delta) / (2.0 * m))
     return 2.0 * rademacher + math.sqrt(math.log(1.0 / delta) / (2.0 * m))
@@ -256,8 +247,8 @@ def rademacher_bound_binary(
     ``R̂_D(H) + 3 sqrt(ln(2/delta)/(2m))``.
     """
     rademacher = _check_rademacher(rademacher, "rademacher")
-    m = check_count(m, "m")
-    delta = check_open_unit(delta, "delta")
+    m = check_int(m, "m", low=1, integral_floats=True)
+    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
     if empirical:
         return rademacher + 3.0 * math.sqrt(math.log(2.0 / delta) / (2.0 * m))
     return rademacher + math.sqrt(math.log(1.0 / delta) / (2.0 * m))
@@ -269,8 +260,8 @@ def massart_bound(n_behaviours: int, m: int) -> float:
     ``n_behaviours`` is the growth function ``Pi_H(m)`` (or, for the empirical
     version, the number of distinct label vectors ``|H|_D|``).
     """
-    n_behaviours = check_count(n_behaviours, "n_behaviours")
-    m = check_count(m, "m")
+    n_behaviours = check_int(n_behaviours, "n_behaviours", low=1, integral_floats=True)
+    m = check_int(m, "m", low=1, integral_floats=True)
     return math.sqrt(2.0 * math.log(n_behaviours) / m)
 
 
@@ -283,9 +274,9 @@ def rademacher_vc_bound(m: int, d: int, delta: float) -> float:
     ``m >= d``, a condition the note does not repeat (see the claim
     ``clt.rademacher_vc_bound_any_m``).
     """
-    d = check_count(d, "d")
-    m = check_count(m, "m")
-    delta = check_open_unit(delta, "delta")
+    d = check_int(d, "d", low=1, integral_floats=True)
+    m = check_int(m, "m", low=1, integral_floats=True)
+    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
     if m < d:
         raise ValueError(f"m must be >= d (the bound uses (9.22)), got m={m}, d={d}")
     return math.sqrt(2.0 * d * math.log(math.e * m / d) / m) + math.sqrt(
@@ -312,9 +303,9 @@ def stability_bound(beta: float, m: int, loss_bound: float, delta: float, *,
     delta : float
         Confidence parameter in (0, 1).
     """
-    beta = check_nonnegative(beta, "beta")
-    m = check_count(m, "m")
-    loss_bound = check_positive(loss_bound, "loss_bound")
-    delta = check_open_unit(delta, "delta")
+    beta = check_real(beta, "beta", low=0.0)
+    m = check_int(m, "m", low=1, integral_floats=True)
+    loss_bound = check_real(loss_bound, "loss_bound", low=0.0, low_open=True)
+    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
     spread = (4.0 * m * beta + loss_bound) * math.sqrt(math.log(1.0 / delta) / (2.0 * m))
     return (beta if leave_one_out else 2.0 * beta) + spread

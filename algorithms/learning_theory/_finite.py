@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from algorithms.learning_theory._validation import check_count
+from algorithms._validation import InvalidArgumentError, check_int
 
 __all__ = [
     "FiniteProblem",
@@ -101,10 +101,10 @@ class FiniteProblem:
     def sample(self, n_sets: int, m: int, rng: np.random.Generator) -> tuple[np.ndarray,
                                                                              np.ndarray]:
         """``n_sets`` i.i.d. training sets of size ``m``: indices and labels, (n_sets, m) each."""
-        n_sets = check_count(n_sets, "n_sets")
-        m = check_count(m, "m")
+        n_sets = check_int(n_sets, "n_sets", low=1, integral_floats=True)
+        m = check_int(m, "m", low=1, integral_floats=True)
         if not isinstance(rng, np.random.Generator):
-            raise TypeError("rng must be a numpy.random.Generator")
+            raise InvalidArgumentError(f"rng must be a numpy.random.Generator, got {rng!r}")
         cdf = np.cumsum(self.p)
         cdf[-1] = 1.0
         idx = _inverse_cdf(cdf, rng.random((n_sets, m)))

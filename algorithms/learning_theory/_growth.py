@@ -29,7 +29,7 @@ from fractions import Fraction
 import numpy as np
 from scipy.optimize import linprog
 
-from algorithms.learning_theory._validation import check_count, check_int_at_least
+from algorithms._validation import check_array_argument, check_int
 
 __all__ = [
     "FiniteClass",
@@ -54,13 +54,11 @@ MAX_ENUMERATED_POINTS = 16
 
 
 def _points(X: object, dim: int | None) -> np.ndarray:
-    arr = np.asarray(X, dtype=float)
+    arr = check_array_argument(X, "X", allow_empty=True)
     if arr.ndim == 1:
         arr = arr[:, None]
     if arr.ndim != 2:
         raise ValueError(f"X must be a 2-D array of points, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("X must contain only finite values")
     if dim is not None and arr.shape[1] != dim:
         raise ValueError(f"X must have {dim} column(s), got {arr.shape[1]}")
     return arr
@@ -301,7 +299,7 @@ class FiniteClass:
 
 def all_labellings(m: int) -> np.ndarray:
     """All ``2^m`` label vectors in {-1, +1}^m, shape (2^m, m), in lexicographic order."""
-    m = check_int_at_least(m, "m", 0)
+    m = check_int(m, "m", low=0, integral_floats=True)
     if m > MAX_ENUMERATED_POINTS:
         raise ValueError(f"m must be at most {MAX_ENUMERATED_POINTS} to enumerate 2^m labellings")
     if m == 0:
@@ -372,11 +370,11 @@ def vc_dimension(cls: object, candidates: dict[int, Iterable[object]], *,
     """
     sizes = sorted(candidates)
     if max_m is not None:
-        max_m = check_count(max_m, "max_m")
+        max_m = check_int(max_m, "max_m", low=1, integral_floats=True)
         sizes = [m for m in sizes if m <= max_m]
     witnesses: dict[int, object] = {}
     for m in sizes:
-        check_count(m, "candidate size")
+        check_int(m, "candidate size", low=1, integral_floats=True)
         for X in candidates[m]:
             if is_shattered(cls, X):
                 witnesses[m] = X
@@ -387,7 +385,7 @@ def vc_dimension(cls: object, candidates: dict[int, Iterable[object]], *,
 
 def distinct_line_points(m: int) -> np.ndarray:
     """``m`` distinct points on the line (every such set has the same order type)."""
-    m = check_count(m, "m")
+    m = check_int(m, "m", low=1, integral_floats=True)
     return np.arange(m, dtype=float)[:, None]
 
 

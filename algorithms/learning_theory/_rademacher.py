@@ -17,8 +17,8 @@ import math
 import numpy as np
 from scipy import stats
 
+from algorithms._validation import InvalidArgumentError, check_array_argument, check_int, check_real
 from algorithms.learning_theory._growth import MAX_ENUMERATED_POINTS, all_labellings
-from algorithms.learning_theory._validation import check_count
 
 __all__ = [
     "empirical_rademacher",
@@ -28,13 +28,12 @@ __all__ = [
 
 
 def _behaviours(values: object) -> np.ndarray:
-    F = np.asarray(values, dtype=float)
+    """The distinct rows of ``values`` (one function's values is one row)."""
+    F = check_array_argument(values, "values", allow_empty=True)
     if F.ndim == 1:
         F = F[None, :]
-    if F.ndim != 2 or F.shape[0] == 0 or F.shape[1] == 0:
+    if F.ndim != 2 or F.size == 0:
         raise ValueError(f"values must be a non-empty (n_functions, m) array, got shape {F.shape}")
-    if not np.all(np.isfinite(F)):
-        raise ValueError("values must be finite")
     return np.unique(F, axis=0)
 
 
@@ -80,11 +79,11 @@ def empirical_rademacher_mc(
     (estimate, half_width)
     """
     F = _behaviours(values)
-    n_draws = check_count(n_draws, "n_draws")
+    n_draws = check_int(n_draws, "n_draws", low=1, integral_floats=True)
     if not isinstance(rng, np.random.Generator):
-        raise TypeError("rng must be a numpy.random.Generator")
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
+        raise InvalidArgumentError(f"rng must be a numpy.random.Generator, got {rng!r}")
+    confidence = check_real(confidence, "confidence", low=0.0, high=1.0, low_open=True,
+                            high_open=True)
     m = F.shape[1]
     total = 0.0
     chunk = max(1, 2**22 // max(1, F.shape[0] + m))
@@ -109,7 +108,7 @@ def threshold_rademacher(m: int) -> float:
     from the reflection principle: ``P(M_m >= r) = P(S_m >= r) + P(S_m >= r + 1)``.
     The value depends only on m (not on where the points are).
     """
-    m = check_count(m, "m")
+    m = check_int(m, "m", low=1, integral_floats=True)
     r = np.arange(1, m + 1)
     # S_m = 2 B - m with B ~ Binomial(m, 1/2): P(S_m >= r) = P(B >= (m + r) / 2).
     def tail(level: np.ndarray) -> np.ndarray:

@@ -19,7 +19,7 @@ import math
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from algorithms.learning_theory._validation import check_count, check_positive
+from algorithms._validation import check_array_argument, check_int, check_real
 
 __all__ = [
     "RidgeStability",
@@ -34,15 +34,8 @@ _ANGLES = np.linspace(0.0, np.pi, 2049)  # |g(x)| = |g(-x)|: half a turn suffice
 
 
 def _data(X: object, y: object) -> tuple[np.ndarray, np.ndarray]:
-    Xa = np.asarray(X, dtype=float)
-    ya = np.asarray(y, dtype=float)
-    if Xa.ndim != 2 or Xa.shape[0] == 0 or Xa.shape[1] == 0:
-        raise ValueError(f"X must be a non-empty 2-D array, got shape {Xa.shape}")
-    if ya.shape != (Xa.shape[0],):
-        raise ValueError(f"y must have shape ({Xa.shape[0]},), got {ya.shape}")
-    if not (np.all(np.isfinite(Xa)) and np.all(np.isfinite(ya))):
-        raise ValueError("X and y must be finite")
-    return Xa, ya
+    Xa = check_array_argument(X, "X", ndim=2)
+    return Xa, check_array_argument(y, "y", shape=(Xa.shape[0],))
 
 
 def _solve_batch(X: np.ndarray, y: np.ndarray, alpha: float) -> np.ndarray:
@@ -56,7 +49,7 @@ def _solve_batch(X: np.ndarray, y: np.ndarray, alpha: float) -> np.ndarray:
 def ridge_fit(X: object, y: object, alpha: float) -> np.ndarray:
     """Ridge weights ``(X^T X + m alpha I)^{-1} X^T y`` (no intercept), shape (p,)."""
     Xa, ya = _data(X, y)
-    alpha = check_positive(alpha, "alpha")
+    alpha = check_real(alpha, "alpha", low=0.0, low_open=True)
     return _solve_batch(Xa[None], ya[None], alpha)[0]
 
 
@@ -67,7 +60,7 @@ def ridge_losses(X: object, y: object, alpha: float) -> tuple[float, float]:
     ``alpha``), all at once as a batch. Needs ``m >= 2``.
     """
     Xa, ya = _data(X, y)
-    alpha = check_positive(alpha, "alpha")
+    alpha = check_real(alpha, "alpha", low=0.0, low_open=True)
     m = Xa.shape[0]
     if m < 2:
         raise ValueError("X must hold at least 2 examples for a leave-one-out loss")
@@ -95,8 +88,8 @@ def max_loss_difference(W1: object, W2: object, radius: float, y_bound: float) -
     S2 = np.atleast_2d(np.asarray(W2, dtype=float))
     if A.shape != S2.shape:
         raise ValueError(f"W1 and W2 must have the same shape, got {A.shape}, {S2.shape}")
-    radius = check_positive(radius, "radius")
-    y_bound = check_positive(y_bound, "y_bound")
+    radius = check_real(radius, "radius", low=0.0, low_open=True)
+    y_bound = check_real(y_bound, "y_bound", low=0.0, low_open=True)
     a, s = A - S2, A + S2
     G = np.stack([np.stack([np.sum(a * a, 1), np.sum(a * s, 1)], -1),
                   np.stack([np.sum(a * s, 1), np.sum(s * s, 1)], -1)], -2)  # (K, 2, 2)
@@ -153,9 +146,9 @@ def ridge_stability(X: object, y: object, alpha: float, X_new: object, y_new: ob
     """
     Xa, ya = _data(X, y)
     Xn, yn = _data(X_new, y_new)
-    alpha = check_positive(alpha, "alpha")
-    radius = check_positive(radius, "radius")
-    y_bound = check_positive(y_bound, "y_bound")
+    alpha = check_real(alpha, "alpha", low=0.0, low_open=True)
+    radius = check_real(radius, "radius", low=0.0, low_open=True)
+    y_bound = check_real(y_bound, "y_bound", low=0.0, low_open=True)
     if Xn.shape[1] != Xa.shape[1]:
         raise ValueError("X_new must have as many columns as X")
     if np.any(np.linalg.norm(np.vstack([Xa, Xn]), axis=1) > radius * (1 + 1e-12)):
@@ -201,10 +194,10 @@ def ridge_stability_bounds(m: int, alpha: float, radius: float, y_bound: float) 
 
     Both are ``O(1/m)``. ``M = (R B / sqrt(alpha) + B)^2`` bounds the loss.
     """
-    m = check_count(m, "m")
-    alpha = check_positive(alpha, "alpha")
-    radius = check_positive(radius, "radius")
-    y_bound = check_positive(y_bound, "y_bound")
+    m = check_int(m, "m", low=1, integral_floats=True)
+    alpha = check_real(alpha, "alpha", low=0.0, low_open=True)
+    radius = check_real(radius, "radius", low=0.0, low_open=True)
+    y_bound = check_real(y_bound, "y_bound", low=0.0, low_open=True)
     pred = radius * y_bound / math.sqrt(alpha)
     sigma = 2.0 * (pred + y_bound)
     return {

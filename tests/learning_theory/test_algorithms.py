@@ -110,6 +110,24 @@ class TestBounds:
         with pytest.raises(TypeError, match="m"):
             hoeffding_tail(2.5, 0.1)
 
+    def test_integral_floats_count_as_sizes(self):
+        # sizes often come out of float arithmetic: 5.0 is the integer 5
+        assert hoeffding_tail(5.0, 0.1) == hoeffding_tail(5, 0.1)
+        assert sauer_bound(np.float64(4.0), 2.0) == sauer_bound(4, 2)
+
+    @pytest.mark.parametrize("call, name", [
+        (lambda: hoeffding_tail("5", 0.1), "m"),
+        (lambda: hoeffding_tail(True, 0.1), "m"),
+        (lambda: pac_sample_size(3, True, 0.1), "epsilon"),
+        (lambda: stability_bound(0.1, 3, 1.0, None), "delta"),
+        (lambda: massart_bound(4, float("inf")), "m"),
+    ])
+    def test_wrong_types_raise_an_error_that_is_both_type_and_value_error(self, call, name):
+        with pytest.raises(TypeError, match=name):
+            call()
+        with pytest.raises(ValueError, match=name):
+            call()
+
 
 class TestGrowth:
     def test_line_classes_have_the_known_growth_functions(self):
@@ -244,6 +262,10 @@ class TestRademacher:
             empirical_rademacher_mc([[1.0]], 10, rng=3)
         with pytest.raises(ValueError, match="n_draws"):
             empirical_rademacher_mc([[1.0]], 0, np.random.default_rng(0))
+        with pytest.raises(ValueError, match="confidence"):
+            empirical_rademacher_mc([[1.0]], 10, np.random.default_rng(0), confidence=1.0)
+        with pytest.raises(ValueError, match="values"):
+            empirical_rademacher(np.ones((0, 3)))
 
 
 class TestFiniteLearning:
