@@ -9,7 +9,8 @@ once per ``fit``/``predict`` call, never inside the per-update loops.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from itertools import islice
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -29,6 +30,7 @@ __all__ = [
     "VISITING_ORDERS",
     "BinaryPerceptronMixin",
     "initial_weights",
+    "run_passes",
     "signed_labels",
     "visiting_orders",
 ]
@@ -67,6 +69,37 @@ def visiting_orders(order: str, n_samples: int, rng: np.random.Generator) -> Ite
     cyclic = np.arange(n_samples)
     while True:
         yield cyclic if order == "cyclic" else rng.permutation(n_samples)
+
+
+def run_passes(
+    orders: Iterator[np.ndarray],
+    max_iter: int,
+    searcher: Callable[[np.ndarray], Callable[[int], int]],
+    update: Callable[[int], None],
+) -> tuple[list[int], list[int], bool]:
+    """Run PLA passes until a pass makes no update or ``max_iter`` passes are done.
+
+    Each pass visits the samples in the next ``order``. ``searcher(order)`` returns the
+    pass's ``next_mistake(position)``: the first position ``>= position`` of ``order``
+    whose sample is a mistake of the current weights, or -1. ``update(i)`` corrects the
+    weights on sample ``i`` at once, and the search resumes after it. Returns
+    ``(update_indices, updates_per_pass, converged)``.
+    """
+    updates: list[int] = []
+    per_pass: list[int] = []
+    for order in islice(orders, max_iter):
+        next_mistake = searcher(order)
+        n_before = len(updates)
+        position = next_mistake(0)
+        while position >= 0:
+            i = int(order[position])
+            update(i)
+            updates.append(i)
+            position = next_mistake(position + 1)
+        per_pass.append(len(updates) - n_before)
+        if per_pass[-1] == 0:
+            return updates, per_pass, True
+    return updates, per_pass, False
 
 
 class BinaryPerceptronMixin:

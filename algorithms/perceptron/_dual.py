@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import islice
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -11,7 +10,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 
 from algorithms._validation import check_choice, validate_features
 
-from ._base import VISITING_ORDERS, BinaryPerceptronMixin, visiting_orders
+from ._base import VISITING_ORDERS, BinaryPerceptronMixin, run_passes, visiting_orders
 
 __all__ = ["DualPerceptron"]
 
@@ -133,28 +132,23 @@ class DualPerceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
         kernel_part = np.zeros(n_samples)
         b = 0.0
         counts = np.zeros(n_samples, dtype=np.intp)
-        updates: list[int] = []
-        per_pass: list[int] = []
-        converged = False
-        for visit in islice(visiting_orders(order, n_samples, rng), max_iter):
+
+        def searcher(visit: np.ndarray):
             y_visit = y_signed[visit]
-            n_before = len(updates)
-            position = 0
-            while True:
-                position = _first_dual_mistake(y_visit * (kernel_part[visit] + b), position)
-                if position < 0:
-                    break
-                i = int(visit[position])
-                step = eta * y_signed[i]
-                kernel_part += step * G[i]  # score_j gains eta y_i G_ij
-                b += step
-                counts[i] += 1
-                updates.append(i)
-                position += 1
-            per_pass.append(len(updates) - n_before)
-            if per_pass[-1] == 0:
-                converged = True
-                break
+            return lambda position: _first_dual_mistake(
+                y_visit * (kernel_part[visit] + b), position
+            )
+
+        def update(i: int) -> None:
+            nonlocal b
+            step = eta * y_signed[i]
+            kernel_part[:] += step * G[i]  # score_j gains eta y_i G_ij
+            b += step
+            counts[i] += 1
+
+        updates, per_pass, converged = run_passes(
+            visiting_orders(order, n_samples, rng), max_iter, searcher, update
+        )
 
         self.gram_ = G
         self.X_fit_ = X_arr

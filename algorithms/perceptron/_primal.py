@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from itertools import islice
-
 import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from algorithms._validation import check_bool, check_choice
 
-from ._base import VISITING_ORDERS, BinaryPerceptronMixin, initial_weights, visiting_orders
+from ._base import (
+    VISITING_ORDERS,
+    BinaryPerceptronMixin,
+    initial_weights,
+    run_passes,
+    visiting_orders,
+)
 
 __all__ = ["Perceptron", "first_mistake"]
 
@@ -36,40 +39,6 @@ def first_mistake(Z: np.ndarray, w_hat: np.ndarray, start: int) -> int:
         start = stop
         block *= 2
     return -1
-
-
-def run_passes(
-    Z: np.ndarray,
-    steps: np.ndarray,
-    w_hat: np.ndarray,
-    orders: Iterator[np.ndarray],
-    max_iter: int,
-) -> tuple[np.ndarray, list[int], list[int], bool]:
-    """Run PLA passes until a pass makes no update or ``max_iter`` passes are done.
-
-    Updates ``w_hat`` in place by ``steps[i]`` for each visited mistake ``i``.
-    Returns ``(w_hat, update_indices, updates_per_pass, converged)``.
-    """
-    update_indices: list[int] = []
-    updates_per_pass: list[int] = []
-    converged = False
-    for order in islice(orders, max_iter):
-        Z_pass = Z[order]
-        position = 0
-        n_before = len(update_indices)
-        while True:
-            position = first_mistake(Z_pass, w_hat, position)
-            if position < 0:
-                break
-            i = int(order[position])
-            w_hat += steps[i]
-            update_indices.append(i)
-            position += 1
-        updates_per_pass.append(len(update_indices) - n_before)
-        if updates_per_pass[-1] == 0:
-            converged = True
-            break
-    return w_hat, update_indices, updates_per_pass, converged
 
 
 class Perceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
@@ -175,8 +144,17 @@ class Perceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
         if not fit_intercept:
             steps[:, -1] = 0.0
 
-        w_hat, updates, per_pass, converged = run_passes(
-            Z, steps, w_hat0.copy(), visiting_orders(order, n_samples, rng), max_iter
+        w_hat = w_hat0.copy()
+
+        def searcher(visit: np.ndarray):
+            Z_pass = Z[visit]
+            return lambda position: first_mistake(Z_pass, w_hat, position)
+
+        def update(i: int) -> None:
+            w_hat[:] += steps[i]
+
+        updates, per_pass, converged = run_passes(
+            visiting_orders(order, n_samples, rng), max_iter, searcher, update
         )
         self._record_passes(updates, per_pass, converged)
         # Cumulative sums in update order repeat the loop's additions exactly.
