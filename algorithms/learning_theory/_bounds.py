@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from algorithms._validation import check_int, check_real
+from algorithms._validation import check_array_argument, check_int, check_real
 
 __all__ = [
     "finite_class_deviation",
@@ -87,12 +87,9 @@ def mcdiarmid_tail(c: np.ndarray, epsilon: float, *, two_sided: bool = False) ->
     -----
     003 §9.1 (9.6)-(9.7).
     """
-    c_arr = np.asarray(c, dtype=float)
-    if c_arr.ndim != 1 or c_arr.size == 0:
-        raise ValueError(f"c must be a non-empty 1-D array of bounded differences, got shape "
-                         f"{c_arr.shape}")
-    if not np.all(np.isfinite(c_arr)) or np.any(c_arr < 0):
-        raise ValueError("c must contain finite non-negative bounded differences")
+    c_arr = check_array_argument(c, "c", ndim=1)
+    if np.any(c_arr < 0):
+        raise ValueError("c must contain non-negative bounded differences")
     total = float(np.sum(c_arr**2))
     if total == 0.0:
         raise ValueError("c must not be all zero (f would be constant)")

@@ -139,6 +139,13 @@ def _realizable_exhaustive(V_exact: list[list[Fraction]], dim: int) -> bool:
                    for subset in itertools.combinations(range(n), k))
 
 
+def _line_classes(X: object, y: object) -> tuple[np.ndarray, np.ndarray]:
+    """The positive and the negative points of a labelled set on the line."""
+    x = _points(X, 1)[:, 0]
+    lab = _labels(y, x.size)
+    return x[lab == 1], x[lab == -1]
+
+
 @dataclass(frozen=True)
 class Thresholds:
     """One-sided thresholds on the line: ``h_t(x) = +1`` iff ``x >= t``. VC dimension 1."""
@@ -146,9 +153,7 @@ class Thresholds:
     dim: int = 1
 
     def realizes(self, X: object, y: object) -> bool:
-        x = _points(X, 1)[:, 0]
-        lab = _labels(y, x.size)
-        pos, neg = x[lab == 1], x[lab == -1]
+        pos, neg = _line_classes(X, y)
         return pos.size == 0 or neg.size == 0 or bool(neg.max() < pos.min())
 
 
@@ -159,9 +164,7 @@ class Intervals:
     dim: int = 1
 
     def realizes(self, X: object, y: object) -> bool:
-        x = _points(X, 1)[:, 0]
-        lab = _labels(y, x.size)
-        pos, neg = x[lab == 1], x[lab == -1]
+        pos, neg = _line_classes(X, y)
         if pos.size == 0:
             return True  # an empty interval
         return not bool(np.any((neg >= pos.min()) & (neg <= pos.max())))
