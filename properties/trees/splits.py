@@ -1,0 +1,336 @@
+"""Split selection: ID3 / C4.5 / CART choose the optimum (2.3), (2.4), (2.7); the n-1
+midpoints of (2.8) suffice; information gain prefers many-valued attributes and the
+gain ratio weakens that preference (003 §2.2–§2.3, §2.5.1).
+
+References: brute force over every attribute and every candidate threshold with exact
+Fraction counts (:mod:`properties.trees.support`), and scikit-learn's
+``DecisionTreeClassifier`` on continuous data.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import example, given
+from hypothesis import strategies as st
+from sklearn.tree import DecisionTreeClassifier as SkTree
+
+from mltheory import Expect, Method, claim, evidence
+from mltheory.numeric import assert_close
+from mltheory.stats import check_probability_at_least
+from properties.trees.strategies import TreeData, continuous_datasets, discrete_datasets
+from properties.trees.support import (
+    GAIN_AGREEMENT,
+    check_root_choice,
+    fit_tree,
+    ref_decrease,
+    ref_partition_table,
+)
+
+# ---------------------------------------------------------------------------
+# The choice of the splitting attribute
+# ---------------------------------------------------------------------------
+
+mixed_datasets = discrete_datasets() | continuous_datasets(weighted=True)
+
+
+@claim(
+    id="tree.id3_argmax",
+    source="003 §2.2.1 (2.3)",
+    statement="ID3 splits on a* = argmax_a Gain(D, a): at every node of the tree grown with "
+    "information gain the chosen attribute attains the largest gain over the attributes "
+    "still available (discrete ones split by value, continuous ones at their best midpoint).",
+    method=Method.REFERENCE,
+    tags=("trees", "split"),
+)
+@given(data=mixed_datasets)
+def id3_argmax(data):
+    check_root_choice(data, "entropy", every_node=True)
+
+
+@claim(
+    id="tree.cart_argmin",
+    source="003 §2.3 (2.7)",
+    statement="CART splits on a* = argmin_a Gini_index(D, a): at every node of the tree grown "
+    "with the Gini criterion the chosen attribute attains the smallest Gini index.",
+    method=Method.REFERENCE,
+    tags=("trees", "split"),
+)
+@given(data=mixed_datasets)
+def cart_argmin(data):
+    check_root_choice(data, "gini", every_node=True)
+
+
+@claim(
+    id="tree.c45_gain_ratio_argmax",
+    source="003 §2.2.2 (2.4)",
+    statement="C4.5 splits on the attribute of largest gain ratio Gain/IV; with the "
+    "heuristic, only among attributes whose gain is at least the average gain.",
+    method=Method.REFERENCE,
+    tags=("trees", "split"),
+)
+@given(data=mixed_datasets, above=st.booleans())
+def c45_gain_ratio_argmax(data, above):
+    check_root_choice(data, "gain_ratio", above_average_gain=above, every_node=True)
+
+
+# ---------------------------------------------------------------------------
+# Continuous attributes: the bi-partition (2.8)
+# ---------------------------------------------------------------------------
+
+
+def partition(column: np.ndarray, t: float) -> tuple:
+    """The partition {x <= t} / {x > t} as a pair of frozensets of row indices."""
+    left = frozenset(np.flatnonzero(column <= t).tolist())
+    return left, frozenset(range(column.shape[0])) - left
+
+
+def interval_points(lo: float, hi: float, *, closed: bool) -> list[float]:
+    """Thresholds inside the interval between consecutive distinct values: its ends
+    (the right end only if ``closed``), the midpoint, and points just inside the ends."""
+    points = [lo, lo / 2 + hi / 2, float(np.nextafter(lo, hi)), float(np.nextafter(hi, lo))]
+    return points + [hi] if closed else points
+
+
+def check_same_partition_on_interval(data: TreeData, *, closed: bool) -> None:
+    """Every t in [a^i, a^{i+1}) (or the closed interval) gives the partition of the
+    midpoint."""
+    for a in range(data.X.shape[1]):
+        col = data.X[:, a]
+        values = np.unique(col)
+        for lo, hi in zip(values[:-1], values[1:], strict=True):
+            reference = partition(col, lo / 2 + hi / 2)
+            for t in interval_points(float(lo), float(hi), closed=closed):
+                assert partition(col, t) == reference, (
+                    f"attribute {a}: t = {t!r} in [{lo!r}, {hi!r}] splits differently from the "
+                    f"midpoint {lo / 2 + hi / 2!r}"
+                )
+
+
+@claim(
+    id="tree.bipartition_interval_as_written",
+    source="003 §2.5.1",
+    statement="(As written) for neighbouring values a^i < a^{i+1} of a continuous attribute, "
+    "every threshold t in the closed interval [a^i, a^{i+1}] splits D into the same "
+    "D_t^- = {a <= t} and D_t^+ = {a > t}.",
+    method=Method.PROPERTY,
+    tags=("trees", "split", "erratum"),
+    expect=Expect.REFUTED,
+    corrected_by="tree.bipartition_equivalence",
+    explanation="Wrong interval: with the rule a <= t for D_t^-, the right end t = a^{i+1} "
+    "moves the samples with value a^{i+1} into D_t^-, so only the half-open interval "
+    "[a^i, a^{i+1}) gives one partition. (The passage also sorts the values 'from large "
+    "to small' and then writes the interval from a_t up to a_{t+1}; the midpoint set is "
+    "the same for either order.)",
+)
+@given(data=continuous_datasets())
+@example(data=TreeData(np.array([[0.0], [1.0]]), np.array([0, 1]), np.zeros(1, bool),
+                       np.ones(2)))
+def bipartition_interval_as_written(data):
+    check_same_partition_on_interval(data, closed=True)
+
+
+def best_gain_over_reals(col: np.ndarray, y: np.ndarray, w: np.ndarray, K: int,
+                         thresholds: list[float]) -> float:
+    """max over the given thresholds of Gain(D, a, t) (reference counts)."""
+    return max(ref_decrease(ref_partition_table(col, y, w, K, t)[0], "entropy")
+               for t in thresholds)
+
+
+@claim(
+    id="tree.bipartition_equivalence",
+    source="003 §2.5.1 (2.8)",
+    statement="Every threshold t in the half-open [a^i, a^{i+1}) gives the same partition, "
+    "so the n-1 midpoints T_a = {(a^i + a^{i+1})/2} suffice: the best Gain(D, a, t) over "
+    "all real t equals the best over T_a, and the tree's threshold attains it.",
+    method=Method.PROPERTY,
+    tags=("trees", "split"),
+)
+@given(data=continuous_datasets(max_features=1), extra=st.lists(
+    st.floats(-1e4, 1e4, allow_nan=False), max_size=8))
+def bipartition_equivalence(data, extra):
+    check_same_partition_on_interval(data, closed=False)
+    col, K = data.X[:, 0], data.n_classes
+    values = np.unique(col)
+    if values.shape[0] < 2:
+        return
+    mids = [lo / 2 + hi / 2 for lo, hi in zip(values[:-1], values[1:], strict=True)]
+    everywhere = [float(t) for lo, hi in zip(values[:-1], values[1:], strict=True)
+                  for t in interval_points(lo, hi, closed=True)]
+    everywhere += [float(values[0] - 1), float(values[-1] + 1), *extra]
+    best_mid = best_gain_over_reals(col, data.y, data.w, K, mids)
+    best_all = best_gain_over_reals(col, data.y, data.w, K, everywhere)
+    evidence.worst("best over reals - best over midpoints", best_all - best_mid)
+    assert_close(best_mid, best_all, GAIN_AGREEMENT, label="max over T_a vs max over reals")
+    tree = fit_tree(data, criterion="entropy", max_depth=1).tree_
+    if tree.node_count > 1:
+        t = tree.threshold[0]
+        assert any(lo < t < hi for lo, hi in zip(values[:-1], values[1:], strict=True)), t
+        chosen = ref_decrease(ref_partition_table(col, data.y, data.w, K, t)[0], "entropy")
+        assert_close(chosen, best_all, GAIN_AGREEMENT, label="tree threshold vs best")
+
+
+# ---------------------------------------------------------------------------
+# scikit-learn as an independent reference on continuous data
+# ---------------------------------------------------------------------------
+
+
+def _sklearn_decrease(sk, node: int) -> float:
+    t = sk.tree_
+    left, right = t.children_left[node], t.children_right[node]
+    W = t.weighted_n_node_samples
+    return t.impurity[node] - (W[left] * t.impurity[left] + W[right] * t.impurity[right]) / W[node]
+
+
+def check_agrees_with_sklearn(data: TreeData, criterion: str, *, ours_model=None) -> None:
+    """Ours and scikit-learn's fully grown trees coincide up to ties: starting at the
+    roots, whenever both split a node's samples the same way the children are compared;
+    where the partitions differ, the two splits must have equal criterion decrease (a tie
+    broken differently). Training predictions agree; the root decrease agrees."""
+    ours = ours_model or fit_tree(data, criterion=criterion)
+    sk = SkTree(criterion=criterion, random_state=0).fit(data.X, data.y, sample_weight=data.w)
+    K = data.n_classes
+    tree = ours.tree_
+    compared = ties = 0
+    stack = [(0, 0, np.arange(data.X.shape[0]))]
+    while stack:
+        a, b, rows = stack.pop()
+        compared += 1
+        a_leaf, b_leaf = bool(tree.is_leaf[a]), sk.tree_.children_left[b] < 0
+        assert a_leaf == b_leaf, f"node of {rows.size} samples: leaf in one tree only"
+        if a_leaf:
+            continue
+        fa, fb = int(tree.feature[a]), int(sk.tree_.feature[b])
+        left_a = data.X[rows, fa] <= tree.threshold[a]
+        left_b = data.X[rows, fb] <= sk.tree_.threshold[b]
+        if np.array_equal(left_a, left_b):
+            first = tree.children(a)
+            stack.append((int(first[0]), int(sk.tree_.children_left[b]), rows[left_a]))
+            stack.append((int(first[1]), int(sk.tree_.children_right[b]), rows[~left_a]))
+            continue
+        ties += 1
+        dec_b = ref_decrease(ref_partition_table(data.X[rows, fb], data.y[rows], data.w[rows], K,
+                                                 sk.tree_.threshold[b])[0], criterion)
+        dec_a = ref_decrease(ref_partition_table(data.X[rows, fa], data.y[rows], data.w[rows], K,
+                                                 tree.threshold[a])[0], criterion)
+        assert_close(dec_a, dec_b, GAIN_AGREEMENT, label="decrease where the trees differ",
+                     context=f"node of {rows.size} samples: splits differ and do not tie: ")
+    evidence.worst("nodes compared", compared)
+    evidence.worst("tie-broken divergences", ties)
+    assert_close(tree.impurity_decrease[0] if tree.node_count > 1 else 0.0,
+                 _sklearn_decrease(sk, 0) if sk.tree_.node_count > 1 else 0.0,
+                 GAIN_AGREEMENT, label="root decrease vs scikit-learn")
+    assert np.array_equal(ours.predict(data.X), sk.predict(data.X)), "training predictions differ"
+
+
+@claim(
+    id="tree.sklearn_reference",
+    source="003 §2.2.1 (2.2); 003 §2.3 (2.6); 003 §2.5.1 (2.8)",
+    statement="On continuous data our information-gain and Gini trees are scikit-learn's "
+    "DecisionTreeClassifier up to ties: the same root impurity decrease, the same splits "
+    "wherever the best split is unique, the same training predictions.",
+    method=Method.REFERENCE,
+    tags=("trees", "split", "reference"),
+)
+@given(data=continuous_datasets(max_samples=40, weighted=True),
+       criterion=st.sampled_from(["entropy", "gini"]))
+def sklearn_reference(data, criterion):
+    check_agrees_with_sklearn(data, criterion)
+
+
+# ---------------------------------------------------------------------------
+# Information gain prefers many-valued attributes; the gain ratio less so (§2.2.2)
+# ---------------------------------------------------------------------------
+
+
+def refine(codes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Split every value of an attribute into two at random (a refinement of it)."""
+    return 2 * codes + rng.integers(0, 2, size=codes.shape[0])
+
+
+def tables(codes: np.ndarray, y: np.ndarray, V: int, K: int) -> np.ndarray:
+    """Contingency tables of a batch: codes, y of shape (trials, n) -> (trials, V, K)."""
+    trials = codes.shape[0]
+    flat = (np.arange(trials)[:, None] * V + codes) * K + y
+    return np.bincount(flat.ravel(), minlength=trials * V * K).reshape(trials, V, K)
+
+
+@claim(
+    id="tree.gain_refinement_monotone",
+    source="003 §2.2.2",
+    statement="Information gain favours attributes with more values: refining an attribute "
+    "(splitting any of its values into several) never lowers its gain.",
+    method=Method.PROPERTY,
+    tags=("trees", "split", "bias"),
+)
+@given(data=discrete_datasets(max_samples=30, max_values=4), seed=st.integers(0, 2**16))
+def gain_refinement_monotone(data, seed):
+    from algorithms.trees import gain
+
+    rng = np.random.default_rng(seed)
+    K = data.n_classes
+    codes = data.X[:, 0].astype(int)
+    fine = refine(codes, rng)
+    coarse_gain = gain(tables(codes[None], data.y[None], int(codes.max()) + 1, K)[0])
+    fine_gain = gain(tables(fine[None], data.y[None], int(fine.max()) + 1, K)[0])
+    evidence.worst("Gain(coarse) - Gain(refined)", coarse_gain - fine_gain)
+    assert fine_gain >= coarse_gain - GAIN_AGREEMENT.atol, (coarse_gain, fine_gain)
+
+
+#: Samples per simulated data set and values of the coarse attribute: small enough that
+#: chance associations between a label-independent attribute and the labels are large.
+BIAS_SAMPLES, BIAS_VALUES = 30, 3
+BIAS_TRIALS = 4000
+
+
+def bias_trials(rng: np.random.Generator, trials: int):
+    """Labels and two label-independent attributes with V and 2V values, per trial."""
+    from algorithms.trees import gain, intrinsic_value
+
+    y = rng.integers(0, 2, size=(trials, BIAS_SAMPLES))
+    few = rng.integers(0, BIAS_VALUES, size=(trials, BIAS_SAMPLES))
+    many = rng.integers(0, 2 * BIAS_VALUES, size=(trials, BIAS_SAMPLES))
+    t_few = tables(few, y, BIAS_VALUES, 2)
+    t_many = tables(many, y, 2 * BIAS_VALUES, 2)
+    g_few, g_many = gain(t_few), gain(t_many)
+    iv_few, iv_many = intrinsic_value(t_few), intrinsic_value(t_many)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r_few, r_many = g_few / iv_few, g_many / iv_many
+    return g_few, g_many, r_few, r_many
+
+
+@claim(
+    id="tree.gain_bias_many_values",
+    source="003 §2.2.2",
+    statement="Information gain prefers attributes with many values: of two attributes "
+    "independent of the labels, one with 2V values and one with V values, the one with "
+    "more values has the larger gain more often than not.",
+    method=Method.SIMULATION,
+    tags=("trees", "split", "bias"),
+)
+def gain_bias_many_values(rng, scale):
+    g_few, g_many, _, _ = bias_trials(rng, BIAS_TRIALS * scale)
+    decided = g_many != g_few
+    check_probability_at_least(int(np.count_nonzero(g_many > g_few)),
+                               int(np.count_nonzero(decided)), 0.5,
+                               label="P(Gain(2V values) > Gain(V values))")
+
+
+@claim(
+    id="tree.gain_ratio_reduces_bias",
+    source="003 §2.2.2 (2.4)",
+    statement="The gain ratio reduces information gain's preference for many-valued "
+    "attributes: on pairs of label-independent attributes (V vs 2V values) where gain and "
+    "gain ratio disagree, the gain ratio is the one choosing the attribute with fewer values.",
+    method=Method.SIMULATION,
+    tags=("trees", "split", "bias"),
+)
+def gain_ratio_reduces_bias(rng, scale):
+    g_few, g_many, r_few, r_many = bias_trials(rng, BIAS_TRIALS * scale)
+    gain_many = g_many > g_few
+    ratio_many = r_many > r_few
+    disagree = gain_many != ratio_many
+    check_probability_at_least(int(np.count_nonzero(disagree & ~ratio_many)),
+                               int(np.count_nonzero(disagree)), 0.5,
+                               label="P(gain ratio picks fewer values | disagreement)")
+    evidence.record("share choosing 2V values: gain, gain ratio",
+                    (float(gain_many.mean()), float(ratio_many.mean())))
