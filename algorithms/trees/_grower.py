@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from algorithms.trees._impurity import entropy
-from algorithms.trees._structure import LEAF, Tree
+from algorithms.trees._structure import LEAF, Tree, category_codes
 
 __all__ = ["GrowSettings", "grow_tree"]
 
@@ -144,16 +144,6 @@ class _Builder:
         return Tree(value=value, class_counts=counts, domains=domains, **arrays)
 
 
-def category_codes(X: np.ndarray, domains: list) -> np.ndarray:
-    """Position of each discrete value in its domain (-1 for NaN), 0 for continuous columns."""
-    codes = np.zeros(X.shape, dtype=np.intp)
-    for f, domain in enumerate(domains):
-        if domain is not None:
-            pos = np.clip(np.searchsorted(domain, X[:, f]), 0, max(domain.shape[0] - 1, 0))
-            codes[:, f] = np.where(np.isnan(X[:, f]), -1, pos)
-    return codes
-
-
 def grow_tree(
     X: np.ndarray,
     y: np.ndarray,
@@ -241,7 +231,9 @@ class _Grower:
         if s.min_impurity_decrease > 0 and split.decrease < s.min_impurity_decrease:
             return []
         children = self._partition(work, split)
-        if self.validation is not None and not self._improves_validation(work, value, children):
+        if self.validation is not None and not self._improves_validation(
+            work, value, children, split
+        ):
             return []
         first = len(self.builder.cols["feature"])
         self.builder.set(
@@ -424,12 +416,19 @@ class _Grower:
         return _Work(LEAF, work.rows[member], w_child[member], order, available, work.depth + 1)
 
     # ------------------------------------------------------------------ pre-pruning
-    def _improves_validation(self, work: _Work, value: np.ndarray, children) -> bool:
-        """003 §2.4.1: expand only if validation accuracy strictly increases."""
+    def _improves_validation(self, work: _Work, value: np.ndarray, children, split) -> bool:
+        """003 §2.4.1: expand only if validation accuracy strictly increases.
+
+        A validation sample whose discrete value was never seen in training stays at the
+        node after the split (prediction stops there), so it counts with the node's label.
+        """
         yv = self.validation[1]
         majority = int(np.argmax(value))
-        before = float(work.vw[yv[work.vrows] == majority].sum())
-        after = 0.0
+        hit = yv[work.vrows] == majority
+        before = float(work.vw[hit].sum())
+        known = ~np.isnan(self.validation[0][work.vrows, split.feature])
+        routed = np.any(self._branches(self.validation[0], self.vcodes, work.vrows, split), axis=0)
+        after = float(work.vw[hit & known & ~routed].sum())
         for child in children:
             label = majority
             if child.rows.shape[0]:

@@ -14,9 +14,21 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Tree"]
+__all__ = ["Tree", "category_codes"]
 
 LEAF = -1
+
+
+def category_codes(X: np.ndarray, domains: list) -> np.ndarray:
+    """Position of each discrete value in its attribute's domain: -1 for NaN and for a
+    value not in the domain (unseen in training); 0 in continuous columns (unused)."""
+    out = np.zeros(X.shape, dtype=np.intp)
+    for f, domain in enumerate(domains):
+        if domain is None or domain.shape[0] == 0:
+            continue
+        pos = np.clip(np.searchsorted(domain, X[:, f]), 0, domain.shape[0] - 1)
+        out[:, f] = np.where(domain[pos] == X[:, f], pos, -1)
+    return out
 
 
 @dataclass
@@ -113,17 +125,8 @@ class Tree:
         return np.flatnonzero(inside)
 
     def codes(self, X: np.ndarray) -> np.ndarray:
-        """Position of each categorical value in its attribute's domain (-1 if unseen/NaN).
-
-        Continuous columns get 0 (unused).
-        """
-        out = np.zeros(X.shape, dtype=np.intp)
-        for f, domain in enumerate(self.domains):
-            if domain is None:
-                continue
-            pos = np.clip(np.searchsorted(domain, X[:, f]), 0, domain.shape[0] - 1)
-            out[:, f] = np.where(domain[pos] == X[:, f], pos, -1)
-        return out
+        """:func:`category_codes` of ``X`` in this tree's domains."""
+        return category_codes(X, self.domains)
 
     def route(
         self, X: np.ndarray, *, visits: bool = False

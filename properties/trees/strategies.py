@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from hypothesis import assume
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -16,6 +17,7 @@ __all__ = [
     "continuous_datasets",
     "discrete_datasets",
     "missing_datasets",
+    "structured_datasets",
 ]
 
 
@@ -137,3 +139,22 @@ def missing_datasets(draw: st.DrawFn, *, discrete: bool | None = None) -> TreeDa
     X = data.X.copy()
     X[mask] = np.nan
     return TreeData(X, data.y, data.discrete, data.w)
+
+
+@st.composite
+def structured_datasets(draw: st.DrawFn, *, max_samples: int = 60) -> TreeData:
+    """Labels that depend on the attributes: a drawn truth table over "above the median"
+    of the first two attributes (XOR among them), then a drawn set of flipped labels (up
+    to a fifth). Trees grown on them have several levels worth pruning."""
+    base = draw(discrete_datasets(max_samples=max_samples, max_classes=2)
+                | continuous_datasets(max_samples=max_samples, max_classes=2))
+    X = base.X
+    n, d = X.shape
+    cols = [min(j, d - 1) for j in (0, 1)]
+    bits = [(X[:, j] > np.median(X[:, j])).astype(int) for j in cols]
+    table = draw(hnp.arrays(np.int64, 4, elements=st.integers(0, 1)))
+    y = table[2 * bits[0] + bits[1]]
+    flips = draw(st.lists(st.integers(0, n - 1), max_size=max(1, n // 5)))
+    y[flips] = 1 - y[flips]
+    assume(np.unique(y).size == 2)
+    return TreeData(X, y, base.discrete, base.w)

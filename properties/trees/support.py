@@ -149,12 +149,13 @@ def ref_candidate_splits(
     return out
 
 
-def fit_tree(data: TreeData, **kwargs) -> DecisionTreeClassifier:
+def fit_tree(data: TreeData, *, validation_set=None, **kwargs) -> DecisionTreeClassifier:
     """Our classifier on ``data`` (discrete columns declared, NaN as missing values)."""
     kwargs.setdefault("categorical_features", data.discrete)
     if np.isnan(data.X).any():
         kwargs.setdefault("missing", "weighted")
-    return DecisionTreeClassifier(**kwargs).fit(data.X, data.y, sample_weight=data.w)
+    model = DecisionTreeClassifier(**kwargs)
+    return model.fit(data.X, data.y, sample_weight=data.w, validation_set=validation_set)
 
 
 def walk(tree, x: np.ndarray, weight: float, node: int = 0, out: list | None = None) -> list:
