@@ -21,8 +21,7 @@ import numbers
 from collections.abc import Sequence
 
 import numpy as np
-from sklearn.utils import check_random_state as _sk_check_random_state
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
     _check_sample_weight,
     check_array,
@@ -39,13 +38,11 @@ __all__ = [
     "check_choice",
     "check_fitted",
     "check_int",
-    "check_random_state",
     "check_real",
     "check_sample_weight",
     "encode_classes",
     "labels_in_classes",
     "make_rng",
-    "target_kind",
     "validate_classification",
     "validate_features",
     "validate_labelled_sample",
@@ -156,12 +153,6 @@ def make_rng(random_state: object, name: str = "random_state") -> np.random.Gene
         raise InvalidArgumentError(message) from exc
 
 
-def check_random_state(random_state: object) -> np.random.RandomState:
-    """scikit-learn's ``check_random_state`` (for code that needs a RandomState)."""
-    try:
-        return _sk_check_random_state(random_state)
-    except ValueError as exc:
-        raise InvalidArgumentError(f"random_state is invalid: {exc}") from exc
 
 
 # ---------------------------------------------------------------------------
@@ -362,9 +353,6 @@ def check_fitted(estimator: object, attributes: str | Sequence[str] | None = Non
     check_is_fitted(estimator, attributes)
 
 
-def target_kind(y: object) -> str:
-    """scikit-learn's ``type_of_target`` of ``y`` ("binary", "multiclass", "continuous"...)."""
-    return type_of_target(y)
 
 
 def labels_in_classes(classes: np.ndarray, y: object, n_samples: int) -> np.ndarray:
