@@ -82,9 +82,17 @@ OBLIQUE_TRIALS, OBLIQUE_SAMPLES = 60, 100
     tags=("trees", "multivariate"),
 )
 def multivariate_smaller_trees(rng, scale):
-    smaller = trials = 0
+    sizes = oblique_and_axis_sizes(rng, OBLIQUE_TRIALS * scale)
+    evidence.record("mean internal nodes: multivariate, univariate",
+                    (float(sizes[:, 0].mean()), float(sizes[:, 1].mean())))
+    check_probability_at_least(int(np.count_nonzero(sizes[:, 0] < sizes[:, 1])), sizes.shape[0],
+                               0.5, label="P(multivariate tree has fewer internal nodes)")
+
+
+def oblique_and_axis_sizes(rng: np.random.Generator, trials: int) -> np.ndarray:
+    """(internal nodes of the multivariate tree, of the univariate tree) per problem."""
     sizes = []
-    for _ in range(OBLIQUE_TRIALS * scale):
+    for _ in range(trials):
         d = int(rng.integers(2, 5))
         w = rng.normal(size=d)
         w /= np.linalg.norm(w)
@@ -98,10 +106,4 @@ def multivariate_smaller_trees(rng, scale):
         n_oblique = int(np.count_nonzero(oblique.children_[:, 0] >= 0))
         n_axis = int(np.count_nonzero(~axis.tree_.is_leaf))
         sizes.append((n_oblique, n_axis))
-        smaller += int(n_oblique < n_axis)
-        trials += 1
-    sizes = np.asarray(sizes)
-    evidence.record("mean internal nodes: multivariate, univariate",
-                    (float(sizes[:, 0].mean()), float(sizes[:, 1].mean())))
-    check_probability_at_least(smaller, trials, 0.5,
-                               label="P(multivariate tree has fewer internal nodes)")
+    return np.asarray(sizes)

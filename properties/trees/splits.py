@@ -367,10 +367,14 @@ def bias_trials(rng: np.random.Generator, trials: int):
 )
 def gain_bias_many_values(rng, scale):
     g_few, g_many, _, _ = bias_trials(rng, BIAS_TRIALS * scale)
-    decided = g_many != g_few
-    check_probability_at_least(int(np.count_nonzero(g_many > g_few)),
-                               int(np.count_nonzero(decided)), 0.5,
-                               label="P(Gain(2V values) > Gain(V values))")
+    check_preference(g_many, g_few, label="P(Gain(2V values) > Gain(V values))")
+
+
+def check_preference(preferred: np.ndarray, other: np.ndarray, *, label: str) -> None:
+    """``P(preferred > other | they differ) >= 1/2``, decided by Clopper-Pearson."""
+    decided = preferred != other
+    check_probability_at_least(int(np.count_nonzero(preferred > other)),
+                               int(np.count_nonzero(decided)), 0.5, label=label)
 
 
 @claim(

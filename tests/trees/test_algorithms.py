@@ -67,3 +67,173 @@ def test_all_zero_weights_refused():
     X = np.array([[0.0], [1.0]])
     with pytest.raises(ValueError, match="[Ss]ample.weight"):
         DecisionTreeRegressor().fit(X, [0.0, 1.0], sample_weight=[0.0, 0.0])
+
+
+# ---------------------------------------------------------------------------
+# Bad input, every estimator of the family
+# ---------------------------------------------------------------------------
+
+from algorithms.trees import (  # noqa: E402
+    GradientBoostingClassifier,
+    GradientBoostingRegressor,
+    ObliqueDecisionTreeClassifier,
+    entropy,
+    export_text,
+    gain_ratio,
+    gini,
+)
+
+CLASSIFIERS = [DecisionTreeClassifier, GradientBoostingClassifier, ObliqueDecisionTreeClassifier]
+REGRESSORS = [DecisionTreeRegressor, GradientBoostingRegressor]
+ESTIMATORS = CLASSIFIERS + REGRESSORS
+X_OK = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [3.0, 0.0]])
+Y_OK = np.array([0, 0, 1, 1])
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS)
+@pytest.mark.parametrize(
+    ("X", "y", "match"),
+    [
+        (np.array([[0.0, np.inf], [1.0, 0.0], [2.0, 1.0], [3.0, 0.0]]), Y_OK, "infinity|inf"),
+        (np.array([[0.0, np.nan], [1.0, 0.0], [2.0, 1.0], [3.0, 0.0]]), Y_OK, "NaN"),
+        (np.array([0.0, 1.0, 2.0, 3.0]), Y_OK, "2D array"),
+        (np.empty((0, 2)), np.empty(0), "0 sample"),
+        (X_OK, Y_OK[:3], "inconsistent numbers of samples"),
+    ],
+    ids=["inf", "nan", "1d", "empty", "lengths"],
+)
+def test_bad_data_is_refused(cls, X, y, match):
+    with pytest.raises(ValueError, match=match):
+        cls().fit(X, y)
+
+
+@pytest.mark.parametrize("cls", CLASSIFIERS)
+def test_one_class_is_refused(cls):
+    with pytest.raises(ValueError, match="class"):
+        cls().fit(X_OK, np.zeros(4))
+
+
+@pytest.mark.parametrize("cls", [DecisionTreeClassifier, DecisionTreeRegressor,
+                                 GradientBoostingClassifier, GradientBoostingRegressor])
+@pytest.mark.parametrize("weights", [[1.0, -1.0, 1.0, 1.0], [1.0, np.nan, 1.0, 1.0], [1.0, 1.0]],
+                         ids=["negative", "nan", "length"])
+def test_bad_sample_weights_are_refused(cls, weights):
+    with pytest.raises(ValueError, match="[Ss]ample.weight|NaN|shape"):
+        cls().fit(X_OK, Y_OK, sample_weight=np.array(weights))
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS)
+def test_predict_checks_the_number_of_features(cls):
+    model = cls().fit(X_OK, Y_OK)
+    with pytest.raises(ValueError, match="features"):
+        model.predict(X_OK[:, :1])
+
+
+@pytest.mark.parametrize(
+    ("cls", "kwargs", "match"),
+    [
+        (GradientBoostingRegressor, {"n_estimators": 0}, "n_estimators"),
+        (GradientBoostingRegressor, {"learning_rate": 0.0}, "learning_rate"),
+        (GradientBoostingClassifier, {"leaf_update": "exact"}, "leaf_update"),
+        (GradientBoostingClassifier, {"max_depth": 0}, "max_depth"),
+        (ObliqueDecisionTreeClassifier, {"node_model": "svm"}, "node_model"),
+        (ObliqueDecisionTreeClassifier, {"criterion": "gain_ratio"}, "criterion"),
+        (DecisionTreeClassifier, {"categorical_features": [5]}, "categorical_features"),
+        (DecisionTreeClassifier, {"categorical_features": [True]}, "categorical_features"),
+        (DecisionTreeClassifier, {"pruning": "both"}, "pruning"),
+        (DecisionTreeClassifier, {"pruning": "post", "validation_fraction": 1.0},
+         "validation_fraction"),
+        (DecisionTreeClassifier, {"above_average_gain": 1}, "above_average_gain"),
+        (DecisionTreeClassifier, {"max_features": 1.5}, "max_features"),
+        (DecisionTreeClassifier, {"min_samples_leaf": 0}, "min_samples_leaf"),
+        (DecisionTreeClassifier, {"min_impurity_decrease": -1.0}, "min_impurity_decrease"),
+        (DecisionTreeRegressor, {"criterion": "entropy"}, "criterion"),
+    ],
+)
+def test_bad_hyperparameters_of_every_estimator(cls, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        cls(**kwargs).fit(X_OK, Y_OK)
+
+
+def test_validation_set_must_be_a_pair_with_known_labels():
+    with pytest.raises(ValueError, match="validation_set"):
+        DecisionTreeClassifier(pruning="pre").fit(X_OK, Y_OK, validation_set=X_OK)
+    with pytest.raises(ValueError, match="labels outside"):
+        DecisionTreeClassifier(pruning="pre").fit(X_OK, Y_OK, validation_set=(X_OK, [0, 1, 2, 1]))
+
+
+@pytest.mark.parametrize(
+    ("fn", "arg", "match"),
+    [
+        (entropy, [1.0, -1.0], "non-negative"),
+        (entropy, [0.0, 0.0], "positive total"),
+        (gini, [[np.nan, 1.0]], "finite"),
+        (gain_ratio, [[2, 3]], "IV"),
+    ],
+)
+def test_impurity_functions_refuse_bad_counts(fn, arg, match):
+    with pytest.raises(ValueError, match=match):
+        fn(arg)
+
+
+# ---------------------------------------------------------------------------
+# Behaviour
+# ---------------------------------------------------------------------------
+
+
+def test_discrete_attribute_split_multiway_and_unseen_value_stops_at_the_node():
+    X = np.array([[0.0], [1.0], [2.0], [0.0], [1.0], [2.0]])
+    y = np.array([0, 1, 2, 0, 1, 2])
+    model = DecisionTreeClassifier(categorical_features=[0]).fit(X, y)
+    assert model.tree_.n_children[0] == 3 and model.score(X, y) == 1.0
+    assert np.allclose(model.predict_proba([[7.0]]), model.tree_.value[0])
+
+
+def test_missing_values_are_routed_fractionally():
+    X = np.array([[0.0], [0.0], [0.0], [1.0], [np.nan]])
+    y = np.array([0, 0, 0, 1, 1])
+    model = DecisionTreeClassifier(missing="weighted").fit(X, y)
+    assert np.allclose(model.tree_.missing_share[model.tree_.children(0)], [0.75, 0.25])
+    # left leaf (3, 0.75 of the NaN sample), right leaf (1 + 0.25): 0.75 (0.8, 0.2) + 0.25 (0, 1)
+    assert np.allclose(model.predict_proba([[np.nan]]), [[0.6, 0.4]])
+    with pytest.raises(ValueError, match="fractionally"):
+        model.apply([[np.nan]])
+
+
+def test_pruning_shrinks_the_tree_on_noisy_labels():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 3))
+    y = (X[:, 0] > 0).astype(int) ^ (rng.random(300) < 0.2)
+    sizes = {p: DecisionTreeClassifier(pruning=p, random_state=0).fit(X, y).get_n_leaves()
+             for p in (None, "pre", "post")}
+    assert sizes["pre"] <= sizes["post"] < sizes[None]
+
+
+def test_export_text_renders_tests_and_leaves():
+    model = DecisionTreeClassifier(max_depth=1).fit(X_OK, Y_OK)
+    text = export_text(model, feature_names=["a", "b"])
+    assert "a <= 1.500" in text and "class: 1" in text
+    with pytest.raises(ValueError, match="feature_names"):
+        export_text(model, feature_names=["a"])
+
+
+def test_feature_importances_sum_to_one():
+    model = DecisionTreeClassifier().fit(X_OK, Y_OK)
+    assert np.isclose(model.feature_importances_.sum(), 1.0)
+
+
+def test_gbdt_staged_predictions_end_at_the_final_model():
+    model = GradientBoostingRegressor(n_estimators=5).fit(X_OK, Y_OK.astype(float))
+    staged = list(model.staged_predict(X_OK))
+    assert len(staged) == 5 and np.allclose(staged[-1], model.predict(X_OK))
+    clf = GradientBoostingClassifier(n_estimators=5).fit(X_OK, Y_OK)
+    assert np.allclose(list(clf.staged_predict_proba(X_OK))[-1], clf.predict_proba(X_OK))
+
+
+def test_oblique_tree_separates_a_diagonal_boundary_with_one_test():
+    rng = np.random.default_rng(4)
+    X = rng.uniform(-1, 1, size=(200, 2))
+    X = X[np.abs(X[:, 0] + X[:, 1]) > 0.1]
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    model = ObliqueDecisionTreeClassifier(node_model="logistic").fit(X, y)
+    assert model.get_depth() == 1 and model.score(X, y) == 1.0

@@ -1,0 +1,352 @@
+"""The decision-tree checks have teeth: the very check bodies the claims use refute
+deliberately broken variants (a constant scaled, a sign flipped, a weight dropped, an
+argmax turned into an argmin, a rule made non-strict)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import given
+from hypothesis import strategies as st
+
+from algorithms.trees import (
+    GradientBoostingClassifier,
+    GradientBoostingRegressor,
+    ObliqueDecisionTreeClassifier,
+    entropy,
+    gini,
+    reduced_error_prune,
+)
+from mltheory.strategies import separable_datasets
+from mltheory.symbolic import Derivation
+from mltheory.testing import assert_holds, assert_refutes
+from properties.trees.gbdt import (
+    binary_problems,
+    check_additive_square,
+    check_monotone_losses,
+    regression_problems,
+)
+from properties.trees.generate import check_stopping_cases
+from properties.trees.impurity import (
+    check_entropy_purity_order,
+    check_entropy_range,
+    check_gain_nonnegative,
+    check_gini_index,
+    check_gini_range,
+    check_iv_range,
+)
+from properties.trees.missing import check_child_weights, check_rho_by_counts
+from properties.trees.oblique import check_linear_tests
+from properties.trees.pruning import (
+    check_post_contains_pre,
+    check_postpruning,
+    check_prepruning_rule,
+    pruning_datasets,
+    small_pruning_datasets,
+)
+from properties.trees.splits import check_agrees_with_sklearn, check_same_partition_on_interval
+from properties.trees.strategies import (
+    class_counts,
+    contingency_tables,
+    continuous_datasets,
+    discrete_datasets,
+    missing_datasets,
+)
+from properties.trees.support import check_root_choice, fit_tree
+
+# ---------------------------------------------------------------------------
+# Impurity measures
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        lambda c: entropy(c) * np.log(2.0),  # natural logarithm instead of log2
+        lambda c: entropy(c) / 2,  # constant halved
+        lambda c: entropy(np.append(c, c.sum())),  # an extra class
+    ],
+    ids=["nats", "halved", "extra-class"],
+)
+def test_entropy_range_check_refutes_broken_entropies(broken):
+    @given(counts=class_counts())
+    def check(counts):
+        check_entropy_range(counts, ent=broken)
+
+    assert_refutes(check)
+
+
+def test_purity_order_check_refutes_a_sign_flipped_entropy():
+    @given(counts=class_counts(), i=st.integers(0, 5), j=st.integers(0, 5),
+           amount=st.floats(0, 1))
+    def check(counts, i, j, amount):
+        K = counts.shape[0]
+        check_entropy_purity_order(counts, i % K, j % K, amount, ent=lambda p: -entropy(p))
+
+    assert_refutes(check)
+
+
+def _unweighted_gain(table):
+    rows = table[table.sum(axis=1) > 0]
+    return entropy(table.sum(axis=0)) - np.mean([entropy(r) for r in rows])
+
+
+def test_gain_check_refutes_children_averaged_without_their_sizes():
+    @given(table=contingency_tables())
+    def check(table):
+        check_gain_nonnegative(table, gain_fn=_unweighted_gain)
+
+    r = assert_refutes(check)
+    assert "-Gain (must stay <= 0)" in r.evidence.metrics or r.counterexample
+
+
+def test_iv_check_refutes_a_doubled_intrinsic_value():
+    @given(table=contingency_tables(max_values=10))
+    def check(table):
+        from algorithms.trees import intrinsic_value
+
+        check_iv_range(table, iv=lambda t: 2 * intrinsic_value(t))
+
+    assert_refutes(check)
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [lambda c: 1 - np.sum(c / c.sum()) ** 2 + gini(c) * 0,  # (sum p)^2 instead of sum p^2
+     lambda c: 2 * gini(c)],  # constant doubled
+    ids=["square-of-sum", "doubled"],
+)
+def test_gini_range_check_refutes_broken_gini(broken):
+    @given(counts=class_counts())
+    def check(counts):
+        check_gini_range(counts, gini_fn=broken)
+
+    assert_refutes(check)
+
+
+def test_gini_index_check_refutes_an_unweighted_average():
+    def unweighted(table):
+        rows = table[table.sum(axis=1) > 0]
+        return float(np.mean([gini(r) for r in rows]))
+
+    @given(table=contingency_tables())
+    def check(table):
+        check_gini_index(table, index_fn=unweighted)
+
+    assert_refutes(check)
+
+
+def test_gini_derivation_names_the_failing_step_of_a_wrong_identity():
+    p1 = sp.symbols("p1", positive=True)
+    d = Derivation("broken (2.5)")
+    d.equal("(2.5) with sum p instead of sum p^2", 2 * p1 * (1 - p1), 1 - (p1 + (1 - p1)))
+    with pytest.raises(AssertionError, match="step 1"):
+        d.verify()
+
+
+# ---------------------------------------------------------------------------
+# Split choice, bi-partition, scikit-learn reference
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("criterion", ["entropy", "gini", "gain_ratio"])
+def test_root_choice_check_refutes_an_argmin_reference(criterion):
+    @given(data=discrete_datasets() | continuous_datasets())
+    def check(data):
+        pick = (lambda refs: min(r.gain_ratio for r in refs)) if criterion == "gain_ratio" \
+            else (lambda refs: min(r.decrease for r in refs))
+        check_root_choice(data, criterion, choose=pick)
+
+    assert_refutes(check)
+
+
+def test_root_choice_check_refutes_a_doubled_optimum():
+    @given(data=discrete_datasets())
+    def check(data):
+        check_root_choice(data, "entropy", choose=lambda refs: 2 * max(r.decrease for r in refs))
+
+    assert_refutes(check)
+
+
+def test_half_open_interval_check_holds_and_closed_one_refutes():
+    @given(data=continuous_datasets())
+    def half_open(data):
+        check_same_partition_on_interval(data, closed=False)
+
+    @given(data=continuous_datasets())
+    def closed(data):
+        check_same_partition_on_interval(data, closed=True)
+
+    assert_holds(half_open)
+    assert_refutes(closed)
+
+
+def test_sklearn_check_refutes_a_tree_grown_with_the_other_criterion():
+    @given(data=continuous_datasets(max_samples=40))
+    def check(data):
+        check_agrees_with_sklearn(data, "entropy", ours_model=fit_tree(data, criterion="gini"))
+
+    assert_refutes(check)
+
+
+def test_sklearn_check_refutes_a_depth_limited_tree():
+    @given(data=continuous_datasets(max_samples=40))
+    def check(data):
+        check_agrees_with_sklearn(data, "gini", ours_model=fit_tree(data, criterion="gini",
+                                                                    max_depth=1))
+
+    assert_refutes(check)
+
+
+# ---------------------------------------------------------------------------
+# TreeGenerate, missing values
+# ---------------------------------------------------------------------------
+
+
+def test_stopping_check_refutes_a_stump():
+    @given(data=discrete_datasets() | continuous_datasets())
+    def check(data):
+        check_stopping_cases(data, fit_tree(data, max_depth=1))
+
+    assert_refutes(check)
+
+
+def test_rho_by_counts_holds_without_missing_values():
+    @given(data=discrete_datasets())
+    def check(data):
+        check_rho_by_counts(data, fit_tree(data))
+
+    assert_holds(check)
+
+
+def test_child_weight_check_refutes_equal_shares():
+    @given(data=missing_datasets())
+    def check(data):
+        model = fit_tree(data)
+        tree = model.tree_
+        for t in np.flatnonzero(~tree.is_leaf):
+            kids = tree.children(t)
+            tree.missing_share[kids] = 1.0 / kids.size
+        check_child_weights(data, model)
+
+    assert_refutes(check)
+
+
+# ---------------------------------------------------------------------------
+# Pruning
+# ---------------------------------------------------------------------------
+
+
+def test_prepruning_check_refutes_a_non_strict_rule():
+    @given(data=pruning_datasets)
+    def check(data):
+        check_prepruning_rule(data, "entropy", strict=False)
+
+    assert_refutes(check)
+
+
+@pytest.mark.parametrize(
+    "prune",
+    [
+        lambda full, X, y: reduced_error_prune(full, X, y, keep_ties=True),  # keeps ties
+        lambda full, X, y: full,  # no pruning
+        lambda full, X, y: full.without_subtrees(np.array([0])),  # prunes everything
+    ],
+    ids=["keep-ties", "none", "root-only"],
+)
+def test_postpruning_check_refutes_broken_pruners(prune):
+    @given(data=small_pruning_datasets)
+    def check(data):
+        check_postpruning(data, "entropy", prune=prune)
+
+    assert_refutes(check)
+
+
+def test_post_contains_pre_holds_on_the_claims_data():
+    @given(data=pruning_datasets)
+    def check(data):
+        check_post_contains_pre(data, "gini")
+
+    assert_holds(check)
+
+
+# ---------------------------------------------------------------------------
+# GBDT
+# ---------------------------------------------------------------------------
+
+
+def test_square_loss_monotonicity_refutes_a_step_beyond_two():
+    @given(problem=regression_problems(), rounds=st.integers(1, 6))
+    def check(problem, rounds):
+        X, y, w = problem
+        model = GradientBoostingRegressor(n_estimators=rounds, learning_rate=2.5,
+                                          max_depth=2).fit(X, y, sample_weight=w)
+        check_monotone_losses(model.train_loss_)
+
+    assert_refutes(check)
+
+
+def test_logistic_monotonicity_refutes_a_far_too_long_step():
+    @given(problem=binary_problems(), rounds=st.integers(2, 6))
+    def check(problem, rounds):
+        X, y, w = problem
+        model = GradientBoostingClassifier(n_estimators=rounds, learning_rate=40.0, max_depth=2,
+                                           leaf_update="gradient").fit(X, y, sample_weight=w)
+        check_monotone_losses(model.train_loss_)
+
+    assert_refutes(check)
+
+
+def test_additive_check_refutes_a_misreported_shrinkage():
+    @given(problem=regression_problems())
+    def check(problem):
+        X, y, w = problem
+        model = GradientBoostingRegressor(n_estimators=3, learning_rate=0.5).fit(
+            X, y, sample_weight=w)
+        model.learning_rate = 0.25
+        check_additive_square(model, X, y, w)
+
+    assert_refutes(check)
+
+
+# ---------------------------------------------------------------------------
+# Multivariate trees
+# ---------------------------------------------------------------------------
+
+
+def test_linear_test_check_refutes_flipped_node_directions():
+    @given(data=separable_datasets(max_samples=25), seed=st.integers(0, 100))
+    def check(data, seed):
+        model = ObliqueDecisionTreeClassifier().fit(data.X, data.y)
+        model.coef_ = -model.coef_
+        check_linear_tests(model, data.X, data.y, np.random.default_rng(seed))
+
+    assert_refutes(check)
+
+
+# ---------------------------------------------------------------------------
+# Simulations: the same decision rule refutes the reversed preference
+# ---------------------------------------------------------------------------
+
+
+def test_gain_bias_decision_refutes_the_reversed_preference():
+    from properties.trees.splits import BIAS_TRIALS, bias_trials, check_preference
+
+    def check(rng):
+        g_few, g_many, _, _ = bias_trials(rng, BIAS_TRIALS)
+        check_preference(g_few, g_many, label="P(Gain(V) > Gain(2V))")
+
+    assert_refutes(check)
+
+
+def test_multivariate_decision_refutes_the_reversed_preference():
+    from mltheory.stats import check_probability_at_least
+    from properties.trees.oblique import OBLIQUE_TRIALS, oblique_and_axis_sizes
+
+    def check(rng):
+        sizes = oblique_and_axis_sizes(rng, OBLIQUE_TRIALS)
+        check_probability_at_least(int(np.count_nonzero(sizes[:, 1] < sizes[:, 0])),
+                                   sizes.shape[0], 0.5, label="P(univariate smaller)")
+
+    assert_refutes(check)
