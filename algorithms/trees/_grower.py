@@ -330,7 +330,7 @@ class _Grower:
             valid &= (size >= L) & ((known[:, None] - size) >= L)
         child = crit.weighted(left)
         child += crit.weighted(right)
-        child[~valid] = np.inf
+        np.copyto(child, np.inf, where=~valid)
         w_known = crit.weight(total)
         parent = crit.weighted(total)
         lowest = child.min(axis=1)
