@@ -155,9 +155,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             self, X, y, max_classes=2, what="the notes' AdaBoost is binary, f(x) in {-1, +1}"
         )
         base = self._base()
-        w = check_sample_weight(sample_weight, X_arr)
-        if not w.sum() > 0:
-            raise ValueError("sample_weight must have a positive sum (D_1 is proportional to it).")
+        w = check_sample_weight(sample_weight, X_arr)  # non-negative, not all zero
         f = 2 * codes - 1
         m = f.shape[0]
         D = w / w.sum()

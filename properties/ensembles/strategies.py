@@ -23,6 +23,8 @@ __all__ = [
     "binary_datasets",
     "class_votes",
     "contingency_tables",
+    "ensemble_sizes",
+    "half_or_less_rates",
     "prediction_pairs",
     "rational_ensembles",
     "regression_ensembles",
@@ -166,3 +168,10 @@ def binary_datasets(draw, min_samples: int = 8, max_samples: int = 60, max_featu
     y = np.where(rng.random(m) < noise, -y, y)
     y[0], y[1] = 1, -1  # both classes present
     return BinaryData(X=X, y=y)
+
+
+#: Ensemble sizes for the bound (6.3): small ones (where the bound is tightest, ratio up to
+#: 3/4 at T = 2) as often as large ones.
+ensemble_sizes = st.one_of(st.integers(1, 12), st.integers(1, 5000))
+#: Individual error rates in [0, 1/2], concentrated near 1/2 half of the time.
+half_or_less_rates = st.one_of(st.floats(0.4, 0.5), st.floats(0.0, 0.5))
