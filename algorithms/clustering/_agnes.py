@@ -1,0 +1,192 @@
+"""AGNES, agglomerative hierarchical clustering (003 §7.6, Fig 9.11).
+
+Starting from singletons, AGNES repeatedly merges the two closest clusters until ``k``
+remain, under one of the cluster distances of §7.6:
+
+    d_min(C_i, C_j) = min_{x in C_i, z in C_j} dist(x, z)            single linkage
+    d_max(C_i, C_j) = max_{x in C_i, z in C_j} dist(x, z)            complete linkage
+    d_avg(C_i, C_j) = 1/(|C_i||C_j|) sum_{x in C_i} sum_{z in C_j} dist(x, z)   average
+
+Fig 9.11 recomputes ``d(C_{i*}, C_j)`` for every ``j`` after a merge; these three
+distances obey the Lance-Williams recurrences, so the row of the merged cluster is a
+combination of the two old rows (``O(m)`` per merge)::
+
+    single:   d(C_l, C_a ∪ C_b) = min(d(C_l, C_a), d(C_l, C_b))
+    complete: d(C_l, C_a ∪ C_b) = max(d(C_l, C_a), d(C_l, C_b))
+    average:  d(C_l, C_a ∪ C_b) = (|C_a| d(C_l, C_a) + |C_b| d(C_l, C_b)) / (|C_a| + |C_b|)
+
+The closest pair (line 12) is found from each row's cached nearest neighbour; only rows
+whose neighbour was merged are searched again. The merged cluster keeps the smaller of
+the two row indices and the other row is deleted (lines 13-17), so clusters keep the
+order of their smallest sample. Memory is the full ``m x m`` distance matrix ``M`` of
+lines 4-9, ``8 m^2`` bytes: acceptable up to ``m = 5,000`` (200 MB).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy.spatial.distance import pdist, squareform
+from sklearn.base import BaseEstimator, ClusterMixin
+
+from algorithms._validation import check_choice, check_real, validate_features
+from algorithms.clustering._kmeans import check_n_clusters
+
+__all__ = ["AGNES", "LINKAGES", "Agglomeration", "agglomerate"]
+
+#: Cluster distances of §7.6: d_min, d_max, d_avg.
+LINKAGES = ("single", "complete", "average")
+
+
+@dataclass(frozen=True)
+class Agglomeration:
+    """The merges of one AGNES run.
+
+    Attributes
+    ----------
+    merges : ndarray of shape (m - k, 2)
+        Ids of the two clusters merged at each step: samples are ``0..m-1``, the cluster
+        formed at step ``t`` is ``m + t`` (scipy's linkage convention).
+    distances : ndarray of shape (m - k,)
+        ``d(C_{i*}, C_{j*})`` of each merge.
+    sizes : ndarray of shape (m - k,)
+        Size of each merged cluster.
+    labels : ndarray of shape (m,)
+        Cluster ``0..k-1`` of each sample, clusters ordered by their smallest sample.
+    """
+
+    merges: np.ndarray
+    distances: np.ndarray
+    sizes: np.ndarray
+    labels: np.ndarray
+
+
+def _lance_williams(linkage: str, da: np.ndarray, db: np.ndarray, na: int, nb: int
+                    ) -> np.ndarray:
+    if linkage == "single":
+        return np.minimum(da, db)
+    if linkage == "complete":
+        return np.maximum(da, db)
+    return (na * da + nb * db) / (na + nb)
+
+
+def agglomerate(M: np.ndarray, n_clusters: int, linkage: str) -> Agglomeration:
+    """Run Fig 9.11 on the sample distance matrix ``M`` (m, m) until ``n_clusters`` remain.
+
+    ``M`` is overwritten (its diagonal and deleted rows become ``inf``).
+    """
+    m = M.shape[0]
+    np.fill_diagonal(M, np.inf)
+    active = np.ones(m, dtype=bool)
+    size = np.ones(m, dtype=np.int64)
+    ids = np.arange(m)
+    members: list[list[int]] = [[r] for r in range(m)]
+    nn = np.argmin(M, axis=1) if m > 1 else np.zeros(m, dtype=np.intp)
+    nn_d = M[np.arange(m), nn]
+    steps = m - n_clusters
+    merges = np.empty((steps, 2), dtype=np.int64)
+    distances, sizes = np.empty(steps), np.empty(steps, dtype=np.int64)
+    for t in range(steps):
+        i = int(np.argmin(nn_d))
+        j = int(nn[i])
+        a, b = min(i, j), max(i, j)
+        merges[t] = ids[a], ids[b]
+        distances[t] = nn_d[i]
+        new = _lance_williams(linkage, M[a], M[b], size[a], size[b])
+        new[a] = new[b] = np.inf
+        M[a, :] = new
+        M[:, a] = new
+        M[b, :] = np.inf
+        M[:, b] = np.inf
+        active[b] = False
+        nn_d[b] = np.inf
+        size[a] += size[b]
+        sizes[t] = size[a]
+        ids[a] = m + t
+        members[a].extend(members[b])
+        members[b] = []
+        # Rows that pointed at a or b: still nearest to the merged cluster if it is no
+        # farther than before, otherwise search the row again.
+        stale = np.flatnonzero(active & ((nn == a) | (nn == b)))
+        closer = new[stale] <= nn_d[stale]
+        keep, redo = stale[closer], stale[~closer]
+        nn[keep], nn_d[keep] = a, new[keep]
+        if redo.shape[0]:
+            nn[redo] = np.argmin(M[redo], axis=1)
+            nn_d[redo] = M[redo, nn[redo]]
+        better = np.flatnonzero(active & (new < nn_d))
+        nn[better], nn_d[better] = a, new[better]
+        nn[a] = int(np.argmin(new))
+        nn_d[a] = new[nn[a]]
+    labels = np.empty(m, dtype=np.int64)
+    for label, row in enumerate(np.flatnonzero(active)):
+        labels[members[row]] = label
+    return Agglomeration(merges=merges, distances=distances, sizes=sizes, labels=labels)
+
+
+def sample_distances(X: np.ndarray, p: float) -> np.ndarray:
+    """The (m, m) Minkowski distance matrix (7.11) of the rows of ``X``."""
+    if math.isinf(p):
+        return squareform(pdist(X, "chebyshev"))
+    return squareform(pdist(X, "minkowski", p=p))
+
+
+class AGNES(ClusterMixin, BaseEstimator):
+    """Agglomerative clustering (003 §7.6, Fig 9.11) with single, complete or average
+    linkage and Lance-Williams updates.
+
+    Parameters
+    ----------
+    n_clusters : int, default=2
+        ``k``: merging stops when ``k`` clusters remain (1 <= k <= m).
+    linkage : {"single", "complete", "average"}, default="average"
+        ``d_min``, ``d_max`` or ``d_avg`` of §7.6.
+    p : float, default=2.0
+        Exponent of the Minkowski sample distance (7.11) (>= 1; ``inf`` for Chebyshev).
+
+    Attributes
+    ----------
+    labels_ : ndarray of shape (m,)
+        Cluster ``0..k-1``, clusters ordered by their smallest sample index.
+    children_ : ndarray of shape (m - k, 2)
+        The two cluster ids merged at each step (see :class:`Agglomeration`).
+    distances_ : ndarray of shape (m - k,)
+        The cluster distance at each merge.
+    merge_sizes_ : ndarray of shape (m - k,)
+    n_merges_ : int
+        ``m - k``.
+    n_features_in_ : int
+
+    Notes
+    -----
+    Time ``O(m^2)`` for the distance matrix plus ``O(m)`` per merge and per row whose
+    nearest cluster was merged away; memory ``O(m^2)`` (acceptable up to m = 5,000).
+    Ties between equally close pairs go to the smallest row, then the smallest column.
+
+    References
+    ----------
+    003 §7.6, Fig 9.11.
+    """
+
+    def __init__(self, n_clusters: int = 2, *, linkage: str = "average", p: float = 2.0
+                 ) -> None:
+        self.n_clusters = n_clusters
+        self.linkage = linkage
+        self.p = p
+
+    def fit(self, X: ArrayLike, y: object = None) -> AGNES:
+        """Cluster ``X`` (m, n); ``y`` is ignored."""
+        X = validate_features(self, X, reset=True)
+        k = check_n_clusters(self.n_clusters, X.shape[0])
+        linkage = check_choice(self.linkage, "linkage", LINKAGES)
+        p = check_real(self.p, "p", low=1.0, allow_inf=True)
+        run = agglomerate(sample_distances(X, p), k, linkage)
+        self.labels_ = run.labels
+        self.children_ = run.merges
+        self.distances_ = run.distances
+        self.merge_sizes_ = run.sizes
+        self.n_merges_ = int(run.merges.shape[0])
+        return self
