@@ -84,22 +84,28 @@ class SquaredErrorCriterion:
     kind = "squared_error"
 
     def row_stats(self, y: np.ndarray, w: np.ndarray) -> np.ndarray:
-        r = y - np.average(y, weights=w)
-        return np.stack([w, w * r, w * r * r])
+        out = np.empty((3, y.shape[0]))
+        out[0] = w
+        np.multiply(w, y - (w @ y) / w.sum(), out=out[1])
+        np.multiply(out[1], y - (w @ y) / w.sum(), out=out[2])
+        return out
 
     def node(self, y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
         """(centred statistics, weighted mean, constant target?) of a node's rows."""
-        mean = float(np.average(y, weights=w))
+        total = float(w.sum())
+        mean = float(w @ y) / total
         r = y - mean
-        totals = np.array([w.sum(), float(np.sum(w * r)), float(np.sum(w * r * r))])
-        return totals, np.array([mean]), bool(np.all(y == y[0]))
+        wr = w * r
+        totals = np.array([total, float(wr.sum()), float(wr @ r)])
+        return totals, np.array([mean]), bool(y.min() == y.max())
 
     @staticmethod
     def weighted(stats: np.ndarray) -> np.ndarray:
-        """Weighted sum of squared deviations from the subset mean."""
+        """Weighted sum of squared deviations from the subset mean (0 for an empty set)."""
         w, s1, s2 = stats[0], stats[1], stats[2]
-        safe = np.where(w > 0, w, 1.0)
-        return np.where(w > 0, np.maximum(s2 - s1 * s1 / safe, 0.0), 0.0)
+        out = np.divide(np.square(s1), w, out=np.zeros(np.shape(w)), where=w > 0)
+        np.subtract(s2, out, out=out)
+        return np.maximum(out, 0.0, out=out)
 
     @staticmethod
     def weight(stats: np.ndarray) -> np.ndarray:
