@@ -44,14 +44,24 @@ class OOBWarning(UserWarning):
     for an out-of-bag estimate."""
 
 
-def _bootstrap_members(base, X, labels, T, rng, bootstrap, fit):
-    """Fit ``T`` members; returns (members, in-bag counts (T, m))."""
+def _bootstrap_members(base, X, labels, T, rng, bootstrap, fit, *, as_weights=False):
+    """Fit ``T`` members; returns (members, in-bag counts (T, m)).
+
+    ``as_weights`` hands the bootstrap to the learner as ``sample_weight`` = in-bag
+    counts on the distinct examples instead of the repeated rows (for learners where a
+    weight is a multiplicity, such as the trees: the same fit, on fewer rows).
+    """
     m = X.shape[0]
     members, counts = [], np.empty((T, m), dtype=np.int64)
     for t in range(T):
         idx = rng.integers(0, m, size=m) if bootstrap else np.arange(m)
         counts[t] = np.bincount(idx, minlength=m)
-        members.append(fit(seeded_clone(base, rng), X[idx], labels[idx]))
+        if as_weights:
+            keep = counts[t] > 0
+            members.append(fit(seeded_clone(base, rng), X[keep], labels[keep],
+                               sample_weight=counts[t][keep].astype(float)))
+        else:
+            members.append(fit(seeded_clone(base, rng), X[idx], labels[idx]))
     return members, counts
 
 
@@ -73,7 +83,8 @@ def _oob_coverage(owner: BaseEstimator, covered: np.ndarray) -> bool:
 class _BaggedClassifier(ClassifierMixin, BaseEstimator):
     """Bootstrap members voting by plurality; OOB bookkeeping (shared with the forest)."""
 
-    def _fit_members(self, base, X, y, *, bootstrap: bool) -> _BaggedClassifier:
+    def _fit_members(self, base, X, y, *, bootstrap: bool, as_weights: bool = False
+                     ) -> _BaggedClassifier:
         T = check_int(self.n_estimators, "n_estimators", low=1)
         check_choice(self.tie_break, "tie_break", TIE_BREAKS)
         oob = check_bool(self.oob_score, "oob_score")
@@ -83,7 +94,7 @@ class _BaggedClassifier(ClassifierMixin, BaseEstimator):
         rng = make_rng(self.random_state)
         X_arr, codes = validate_classification(self, X, y)
         self.estimators_, self.in_bag_counts_ = _bootstrap_members(
-            base, X_arr, codes, T, rng, bootstrap, fit_on_codes)
+            base, X_arr, codes, T, rng, bootstrap, fit_on_codes, as_weights=as_weights)
         if oob:
             self._out_of_bag(X_arr, codes, rng)
         return self

@@ -72,7 +72,9 @@ class RandomForestClassifier(_BaggedClassifier):
 
         base = DecisionTreeClassifier(criterion=self.criterion, max_depth=self.max_depth,
                                       max_features=self.max_features)
-        return self._fit_members(base, X, y, bootstrap=check_bool(self.bootstrap, "bootstrap"))
+        # a tree weighs a row by its in-bag count exactly as it would count repeated rows
+        return self._fit_members(base, X, y, bootstrap=check_bool(self.bootstrap, "bootstrap"),
+                                 as_weights=True)
 
     @property
     def feature_importances_(self) -> np.ndarray:
