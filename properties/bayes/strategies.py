@@ -35,15 +35,23 @@ __all__ = [
 #: exact sums of products are cheap.
 MAX_WEIGHT = 12
 
+#: Weight of the dominant entry of a "peaked" distribution: probabilities about 1/300
+#: elsewhere (near-deterministic CPTs that slow Gibbs sampling down).
+PEAK_WEIGHT = 300
+
 
 @st.composite
 def rational_distributions(draw, size: int, *, positive: bool = False) -> list[Fraction]:
     """A probability vector of ``size`` exact rationals (zeros allowed unless ``positive``),
     drawn as normalised small integers; sometimes a vertex or the uniform vector."""
-    kind = draw(st.sampled_from(["general", "uniform", "vertex"] if not positive
-                                else ["general", "uniform"]))
+    kind = draw(st.sampled_from(["general", "uniform", "vertex", "peaked"] if not positive
+                                else ["general", "uniform", "peaked"]))
     if kind == "uniform":
         return [Fraction(1, size)] * size
+    if kind == "peaked":  # nearly a vertex but positive: strong dependencies
+        w = [1] * size
+        w[draw(st.integers(0, size - 1))] = PEAK_WEIGHT
+        return [Fraction(v, sum(w)) for v in w]
     if kind == "vertex":
         w = [0] * size
         w[draw(st.integers(0, size - 1))] = 1
