@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from mltheory._output import atomic_write_text
 from mltheory.results import Result, Verdict
 from mltheory.stats import DEFAULT_CONFIDENCE
 
@@ -103,9 +104,12 @@ def build_document(
     version: str,
     duration_s: float | None = None,
     timings: bool = True,
+    not_run: Iterable[str] = (),
 ) -> dict[str, Any]:
     """The JSON report document. ``timings=False`` drops every wall-clock figure,
-    leaving a document that is identical for identical seeds and profiles."""
+    leaving a document that is identical for identical seeds and profiles.
+    ``not_run`` lists the selected claims an interrupted run did not reach; the
+    document then says it is partial (``"interrupted": true``)."""
     rows = []
     for r in results:
         d = r.as_dict(timings=timings) if isinstance(r, Result) else dict(r)
@@ -129,6 +133,10 @@ def build_document(
     }
     if timings and duration_s is not None:
         doc["duration_s"] = round(duration_s, 2)
+    not_run = sorted(not_run)
+    if not_run:
+        doc["interrupted"] = True
+        doc["not_run"] = not_run
     return doc
 
 
@@ -205,6 +213,9 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
         meta += f" · {doc['duration_s']:.1f} s"
     out.append(meta + "\n")
     out.append(f"**{summary_line(doc['summary'])}**\n")
+    if doc.get("interrupted"):
+        out.append(f"**Partial report: the run was interrupted; {len(doc.get('not_run', []))} "
+                   "selected claims did not run.**\n")
     out.append(f"Decision rule: {doc['decision_rule']}\n")
 
     problems = [r for r in rows if r["verdict"] in ("FAILED", "NOT_REFUTED", "ERROR")]
@@ -284,9 +295,13 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
 def write_reports(
     doc: Mapping[str, Any], *, markdown: str | Path | None, json_path: str | Path | None
 ) -> None:
+    """Write the Markdown and JSON reports, each atomically (temporary file, rename)."""
     if markdown:
-        Path(markdown).write_text(render_markdown(doc), encoding="utf-8")
+        atomic_write_text(markdown, render_markdown(doc))
     if json_path:
-        Path(json_path).write_text(
-            json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8"
-        )
+        atomic_write_text(json_path, dumps(doc))
+
+
+def dumps(doc: Mapping[str, Any]) -> str:
+    """The JSON text of a report document (stable key order)."""
+    return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

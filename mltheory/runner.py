@@ -7,12 +7,14 @@ import functools
 import importlib
 import inspect
 import pkgutil
+import sys
 import time
 import traceback
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import metadata
+from typing import Any
 
 import hypothesis
 
@@ -25,11 +27,13 @@ from mltheory.rng import DEFAULT_SEED, claim_rng, claim_seed
 
 __all__ = [
     "CLAIM_PACKAGES",
+    "ClaimModuleError",
     "ENTRY_POINT_GROUP",
     "Report",
     "discover",
     "run_claim",
     "run_claims",
+    "run_tasks",
     "select",
 ]
 
@@ -39,16 +43,55 @@ CLAIM_PACKAGES = ("properties", "proofs")
 ENTRY_POINT_GROUP = "mltheory.claims"
 
 
-def _import_tree(name: str, *, required: bool = True) -> None:
-    """Import a module, or a package and every module below it."""
+class ClaimModuleError(ImportError):
+    """A claim module given by the user (``--claims``, an entry point) could not be
+    imported: it is missing, raises on import, has a syntax error, or registers a claim
+    id that is already taken. The message is one line naming the module and the problem.
+    """
+
+    def __init__(self, module: str, problem: str) -> None:
+        super().__init__(f"claims module {module!r}: {problem}")
+        self.module, self.problem = module, problem
+
+
+def _problem(exc: BaseException) -> str:
+    if isinstance(exc, SyntaxError):
+        where = f"{exc.filename}, line {exc.lineno}" if exc.filename else f"line {exc.lineno}"
+        return f"syntax error: {exc.msg} ({where})"
+    text = " ".join(str(exc).split())
+    if isinstance(exc, ModuleNotFoundError) and exc.name:
+        return f"cannot import it: no module named {exc.name!r}"
+    if text.startswith("duplicate claim id"):
+        return text
+    return f"raises on import: {type(exc).__name__}: {text}".rstrip(": ")
+
+
+def _import_one(name: str, *, user: bool) -> Any:
+    if not user:
+        return importlib.import_module(name)
     try:
-        module = importlib.import_module(name)
+        return importlib.import_module(name)
+    except Exception as exc:  # noqa: BLE001 - any failure of a user's module is reported
+        raise ClaimModuleError(name, _problem(exc)) from exc
+
+
+def _import_tree(name: str, *, required: bool = True, user: bool = False) -> None:
+    """Import a module, or a package and every module below it (``user``: report a
+    failure as a one-line :class:`ClaimModuleError`)."""
+    try:
+        module = _import_one(name, user=user)
     except ModuleNotFoundError as exc:
         if exc.name == name and not required:
             return  # an optional built-in package that is not installed
         raise
-    for info in pkgutil.walk_packages(getattr(module, "__path__", ()), prefix=name + "."):
-        importlib.import_module(info.name)
+    for info in pkgutil.walk_packages(getattr(module, "__path__", ()), prefix=name + ".",
+                                      onerror=_walk_error if user else None):
+        _import_one(info.name, user=user)
+
+
+def _walk_error(name: str) -> None:
+    exc = sys.exc_info()[1]
+    raise ClaimModuleError(name, _problem(exc) if exc else "cannot be walked")
 
 
 def discover(
@@ -72,9 +115,9 @@ def discover(
             _import_tree(name, required=False)
     if entry_points:
         for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
-            _import_tree(ep.value)
+            _import_tree(ep.value, user=True)
     for name in modules:
-        _import_tree(name)
+        _import_tree(name, user=True)
     claims = registered_claims()
     validate_registry(claims)
     return claims
@@ -224,16 +267,72 @@ def run_claim(claim: Claim, *, profile: str = "quick", seed: int = DEFAULT_SEED)
 
 @dataclass
 class Report:
-    """All results of one run, with the settings that produced them."""
+    """All results of one run, with the settings that produced them.
+
+    ``interrupted`` is set when the run was stopped (Ctrl-C) before every claim ran;
+    ``not_run`` then lists the ids of the selected claims that have no result.
+    """
 
     results: list[Result]
     profile: str
     seed: int
     duration_s: float = 0.0
+    interrupted: bool = False
+    not_run: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return all(r.passed for r in self.results)
+        return not self.interrupted and all(r.passed for r in self.results)
+
+
+ProgressCallback = Callable[[int, int, Claim, "Result | None"], None]
+
+
+def run_tasks(
+    tasks: Sequence[tuple[Claim, int]],
+    *,
+    profile: str = "quick",
+    progress: ProgressCallback | None = None,
+    jobs: int = 1,
+    scheduler: Any = None,
+    setup: Any = None,
+) -> tuple[list[tuple[Claim, int, Result]], bool]:
+    """Check each (claim, seed) pair, serially or in parallel; the results in completion
+    order and whether Ctrl-C stopped the run (the results so far are kept).
+
+    ``jobs > 1`` runs that many local worker processes; ``scheduler`` (a dask
+    scheduler address or a ``distributed.Client``) sends the work to a dask cluster.
+    Either way each result is the one a serial run gives, timings aside
+    (see :mod:`mltheory._workers`). ``setup`` (a :class:`mltheory._workers.WorkerSetup`)
+    says which modules a worker imports; by default the built-in claims plus each
+    claim's own module.
+    """
+    get_profile(profile)  # validate early
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    done: list[tuple[Claim, int, Result]] = []
+    n = len(tasks)
+
+    def on_result(c: Claim, s: int, r: Result) -> None:
+        done.append((c, s, r))
+        if progress is not None:
+            progress(len(done), n, c, r)
+
+    if jobs == 1 and scheduler is None:
+        try:
+            for c, s in tasks:
+                if progress is not None:
+                    progress(len(done) + 1, n, c, None)
+                on_result(c, s, run_claim(c, profile=profile, seed=s))
+        except KeyboardInterrupt:
+            return done, True
+        return done, False
+
+    from mltheory import _workers
+
+    interrupted = _workers.execute(tasks, profile=profile, on_result=on_result, jobs=jobs,
+                                   scheduler=scheduler, setup=setup)
+    return done, interrupted
 
 
 def run_claims(
@@ -241,20 +340,23 @@ def run_claims(
     *,
     profile: str = "quick",
     seed: int = DEFAULT_SEED,
-    progress: Callable[[int, int, Claim, Result | None], None] | None = None,
+    progress: ProgressCallback | None = None,
+    jobs: int = 1,
+    scheduler: Any = None,
+    setup: Any = None,
 ) -> Report:
-    """Check each claim in turn (sorted by id); ``progress`` is called before and after each."""
-    get_profile(profile)  # validate early
+    """Check each claim (sorted by id); ``progress`` is called after each (and before
+    each in a serial run). ``jobs``, ``scheduler`` and ``setup`` as for :func:`run_tasks`.
+    Ctrl-C stops the run and returns the results so far, marked ``interrupted``."""
     start = time.perf_counter()
-    results = []
     ordered = sorted(claims, key=lambda c: c.id)
-    for i, c in enumerate(ordered, 1):
-        if progress is not None:
-            progress(i, len(ordered), c, None)
-        r = run_claim(c, profile=profile, seed=seed)
-        results.append(r)
-        if progress is not None:
-            progress(i, len(ordered), c, r)
+    done, interrupted = run_tasks([(c, seed) for c in ordered], profile=profile,
+                                  progress=progress, jobs=jobs, scheduler=scheduler,
+                                  setup=setup)
+    results = sorted((r for _, _, r in done), key=lambda r: r.claim.id)
+    ran = {r.claim.id for r in results}
     return Report(
-        results=results, profile=profile, seed=seed, duration_s=time.perf_counter() - start
+        results=results, profile=profile, seed=seed,
+        duration_s=time.perf_counter() - start, interrupted=interrupted,
+        not_run=[c.id for c in ordered if c.id not in ran],
     )

@@ -111,7 +111,7 @@ def test_claims_modules_in_the_current_directory_are_found_and_missing_ones_repo
         assert main(["list", "usercheck.*", "--claims", "usermod_cwd"]) == 0
         assert "2 claims" in capsys.readouterr().out
         assert main(["list", "--claims", "no_such_module_here"]) == 2
-        assert "cannot import claims module 'no_such_module_here'" in capsys.readouterr().err
+        assert "claims module 'no_such_module_here': cannot import it" in capsys.readouterr().err
     finally:
         sys.modules.pop("usermod_cwd", None)
         for c in registered_claims():
