@@ -281,9 +281,10 @@ class _Grower:
         """The best candidate; scores within ``_TIE_RTOL * impurity`` tie (first wins)."""
         gains = np.array([c.decrease for c in candidates])
         if self.s.gain_ratio and self.s.above_average_gain:
-            # C4.5's heuristic: only attributes with at least the average gain compete
-            # (min() keeps the best one when rounding puts the mean above the maximum).
-            keep = gains >= min(gains.mean(), gains.max())
+            # C4.5's heuristic: only attributes with at least the average gain compete;
+            # gains within rounding of the mean count as reaching it (equal gains average
+            # to a mean one ulp above some of them).
+            keep = gains >= gains.mean() - _TIE_RTOL * max(impurity, abs(gains.mean()))
             candidates = [c for c, k in zip(candidates, keep, strict=True) if k]
         scores = np.array([c.score for c in candidates])
         slack = _TIE_RTOL * max(impurity, abs(scores.max()))

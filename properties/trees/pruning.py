@@ -67,20 +67,26 @@ def split_train_validation(data: TreeData) -> tuple[TreeData, TreeData]:
     return train, val
 
 
+def path_ends(tree, path: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """The nodes where a walked sample stops: leaves, and internal nodes it could not
+    leave (a discrete value unseen in training: prediction stops there)."""
+    visited = {node for node, _ in path}
+    return [(node, weight) for node, weight in path
+            if tree.is_leaf[node] or not visited & set(tree.children(node).tolist())]
+
+
 def correct_as_leaf(tree, val: TreeData) -> tuple[np.ndarray, np.ndarray]:
     """Per node: the validation samples reaching it that its majority label gets right,
-    and those among them that stop there although it is internal (a discrete value
-    unseen in training: prediction stops at the node)."""
+    and those among them that stop there although it is internal."""
     as_leaf = np.zeros(tree.node_count)
     stuck = np.zeros(tree.node_count)
     for x, label in zip(val.X, val.y, strict=True):
         path = walk(tree, x, 1.0)
-        visited = {node for node, _ in path}
         for node, weight in path:
-            right = weight * (int(np.argmax(tree.value[node])) == int(label))
-            as_leaf[node] += right
-            if not tree.is_leaf[node] and not visited & set(tree.children(node).tolist()):
-                stuck[node] += right
+            as_leaf[node] += weight * (int(np.argmax(tree.value[node])) == int(label))
+        for node, weight in path_ends(tree, path):
+            if not tree.is_leaf[node]:
+                stuck[node] += weight * (int(np.argmax(tree.value[node])) == int(label))
     return as_leaf, stuck
 
 
@@ -173,12 +179,11 @@ MAX_INTERNAL_FOR_ENUMERATION = 10
 
 
 def validation_accuracy(tree, val: TreeData) -> float:
-    """Correct validation predictions, by walking each sample to its leaf."""
+    """Correct validation predictions, by walking each sample to where it stops."""
     total = 0.0
     for x, label in zip(val.X, val.y, strict=True):
-        for node, weight in walk(tree, x, 1.0):
-            if tree.is_leaf[node]:
-                total += weight * (int(np.argmax(tree.value[node])) == int(label))
+        for node, weight in path_ends(tree, walk(tree, x, 1.0)):
+            total += weight * (int(np.argmax(tree.value[node])) == int(label))
     return total
 
 

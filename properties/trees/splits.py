@@ -238,6 +238,8 @@ def check_agrees_with_sklearn(
         return 0.0
     ours_leaf, sk_leaf = ours.apply(X_test), sk.apply(X_test)
     comparable = np.array([leaf in matched_leaf for leaf in ours_leaf.tolist()])
+    if not comparable.any():
+        return 0.0
     for i in np.flatnonzero(comparable):
         assert matched_leaf[int(ours_leaf[i])] == sk_leaf[i], (
             "a fresh point reached another leaf")
@@ -246,16 +248,28 @@ def check_agrees_with_sklearn(
     return float(comparable.mean())
 
 
+def resolvable_by_sklearn(data: TreeData) -> bool:
+    """scikit-learn's trees work on float32 copies of X and never split between values
+    closer than 1e-7: compare only on data whose distinct values survive both."""
+    for col in data.X.T:
+        values = np.unique(col)
+        cast = np.unique(col.astype(np.float32))
+        if cast.size != values.size or (values.size > 1 and np.diff(cast).min() <= 1e-6):
+            return False
+    return True
+
+
 @claim(
     id="tree.sklearn_reference",
     source="003 §2.2.1 (2.2); 003 §2.3 (2.6); 003 §2.5.1 (2.8)",
     statement="On continuous data our information-gain and Gini trees are scikit-learn's "
     "DecisionTreeClassifier up to ties: the same root impurity decrease, the same splits "
-    "wherever the best split is unique, the same training predictions.",
+    "wherever the best split is unique, the same training predictions (on values that "
+    "scikit-learn's float32 copy of X keeps apart).",
     method=Method.REFERENCE,
     tags=("trees", "split", "reference"),
 )
-@given(data=continuous_datasets(max_samples=40, weighted=True),
+@given(data=continuous_datasets(max_samples=40, weighted=True).filter(resolvable_by_sklearn),
        criterion=st.sampled_from(["entropy", "gini"]))
 def sklearn_reference(data, criterion):
     # fresh points: each column rolled by a different offset (new combinations of values)
