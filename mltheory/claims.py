@@ -1,6 +1,7 @@
 """The claim model and the registry.
 
-A *claim* is one checkable mathematical statement taken from the lecture notes.
+A *claim* is one checkable mathematical statement taken from the lecture notes (or
+from any other work: a book, a paper).
 It is declared by decorating a check function with :func:`claim`; the check
 refutes the statement by raising :class:`AssertionError` (directly, through
 Hypothesis, or through the helpers in :mod:`mltheory.numeric` and
@@ -50,9 +51,13 @@ class SkipClaim(Exception):  # noqa: N818 - reads as "raise SkipClaim(reason)"
 
 
 _ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
-# One citation: a three-digit note prefix, whitespace, then a section/equation
+# A note citation: a three-digit note prefix, whitespace, then a section/equation
 # reference, e.g. "003 §4.2 (4.9)", "002 'Pocket PLA'", "001 §三.2".
+_NOTE_PREFIX = re.compile(r"^\d{3}(?!\d)")
 _CITATION_PATTERN = re.compile(r"^\d{3}\s+\S.*$")
+# Any other reference (a book, a paper, a URL-less citation) names its work in words:
+# it needs at least two letters, e.g. "Mohri et al. 2018, Thm 3.3".
+_WORK_PATTERN = re.compile(r"[^\W\d_].*[^\W\d_]", re.DOTALL)
 _TAG_PATTERN = re.compile(r"^[a-z0-9_\-]+$")
 
 
@@ -124,12 +129,21 @@ def _validate(
             f"claim id {id!r} must look like '<topic>.<name>' (lowercase, digits, underscores)"
         )
     if not isinstance(source, str) or not source.strip():
-        raise ValueError(f"claim {id}: source must cite a note, e.g. '003 §4.2 (4.9)'")
+        raise ValueError(
+            f"claim {id}: source must cite a note, e.g. '003 §4.2 (4.9)', or another "
+            "work, e.g. 'Mohri et al. 2018, Thm 3.3'"
+        )
     for citation in (part.strip() for part in source.split(";")):
-        if not _CITATION_PATTERN.match(citation):
+        if _NOTE_PREFIX.match(citation):
+            if not _CITATION_PATTERN.match(citation):
+                raise ValueError(
+                    f"claim {id}: note citation {citation!r} needs a section after the "
+                    "three-digit note prefix, e.g. '001 §2' or '003 §4.2 (4.9)'"
+                )
+        elif not _WORK_PATTERN.search(citation):
             raise ValueError(
-                f"claim {id}: source part {citation!r} must start with a three-digit note "
-                "prefix and a section, e.g. '001 §2' or '003 §4.2 (4.9)'"
+                f"claim {id}: source part {citation!r} must cite a note ('003 §4.2 (4.9)') "
+                "or name a work in words ('Mohri et al. 2018, Thm 3.3')"
             )
     if not isinstance(statement, str) or len(statement.strip()) < 10:
         raise ValueError(f"claim {id}: statement must restate the claim in words")
@@ -168,8 +182,11 @@ def claim(
     id : str
         ``"<topic>.<name>"``, unique across everything registered.
     source : str
-        Note citations separated by ``;``, each a file prefix (000..004) and a
-        section/equation, e.g. ``"001 §2; 004 §5.3.3"``.
+        Citations separated by ``;``. A note citation is a file prefix (000..004) and a
+        section/equation, e.g. ``"001 §2; 004 §5.3.3"``; any other reference names the
+        work, then after a comma the place in it, e.g. ``"Mohri et al. 2018, Thm 3.3"``.
+        The report lists a claim under its first citation: a note's chapter, or the
+        work (the text before the first comma).
     statement : str
         The claim restated in words, as the note states it.
     method : Method

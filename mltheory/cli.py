@@ -7,6 +7,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Sequence
+from pathlib import Path
 
 from mltheory import __version__
 from mltheory._output import (
@@ -22,6 +23,7 @@ from mltheory.profiles import PROFILES
 from mltheory.report import (
     build_document,
     dumps,
+    relative_link,
     render_markdown,
     summary_line,
 )
@@ -94,6 +96,9 @@ def _parser() -> argparse.ArgumentParser:
                           help=f"Markdown report path (default: {DEFAULT_REPORT})")
     p_verify.add_argument("--json", default=None, metavar="PATH",
                           help=f"JSON report path (default: {DEFAULT_JSON})")
+    p_verify.add_argument("--html", default=None, metavar="PATH",
+                          help="HTML report path (default: the Markdown report's path with "
+                               "the suffix .html; '' for none)")
 
     p_diff = sub.add_parser("diff", help="compare two JSON reports (exit 1 on a regression)")
     p_diff.add_argument("old", metavar="OLD.json")
@@ -233,6 +238,10 @@ def _prepare_verify(args: argparse.Namespace) -> tuple[list[Claim], object]:
         args.report = SWEEP_REPORT if sweep else DEFAULT_REPORT
     if args.json is None:
         args.json = SWEEP_JSON if sweep else DEFAULT_JSON
+    if sweep and args.html:
+        raise _UsageError("--html is for single-seed runs: a sweep writes Markdown and JSON")
+    if args.html is None and not sweep and args.report:
+        args.html = _html_beside(args.report)
     if args.scheduler is not None and args.jobs != 1:
         raise _UsageError("--jobs and --scheduler exclude each other: the cluster's workers "
                           "decide how many claims run at once")
@@ -252,6 +261,20 @@ def _prepare_verify(args: argparse.Namespace) -> tuple[list[Claim], object]:
     return claims, scheduler
 
 
+def _html_beside(markdown: str) -> str:
+    """The default HTML report path: the Markdown report's, with the suffix .html."""
+    path = Path(markdown)
+    html = path.with_suffix(".html")
+    return str(html if html != path else path.with_name(path.name + ".html"))
+
+
+def _html_report(args: argparse.Namespace, doc: dict) -> str:
+    from mltheory.html import render_html  # jinja2 and matplotlib load only when needed
+
+    return render_html(doc, markdown_name=relative_link(args.report, args.html),
+                       json_name=relative_link(args.json, args.html))
+
+
 def _write(args: argparse.Namespace, doc: dict, markdown: str) -> int | None:
     """Write the reports; if that fails after all, keep the results in a temporary file
     and say where (one line). Returns an exit status on failure, None on success."""
@@ -260,6 +283,8 @@ def _write(args: argparse.Namespace, doc: dict, markdown: str) -> int | None:
             atomic_write_text(args.report, markdown)
         if args.json:
             atomic_write_text(args.json, dumps(doc))
+        if getattr(args, "html", None):  # last: the page takes longest to render
+            atomic_write_text(args.html, _html_report(args, doc))
     except OSError as exc:
         where = " ".join(str(exc).split())
         try:
@@ -291,14 +316,15 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     doc = build_document(report.results, profile=args.profile, seed=args.seed,
                          version=__version__, duration_s=report.duration_s,
                          not_run=report.not_run)
-    failed = _write(args, doc, render_markdown(doc))
+    failed = _write(args, doc, render_markdown(doc, html_name=relative_link(args.html,
+                                                                         args.report)))
     print(summary_line(doc["summary"]) + f" in {report.duration_s:.1f} s")
     for r in report.results:
         if not r.passed:
             print(f"  {r.verdict.value}: {r.claim.id} — {r.reason}")
     if failed is not None:
         return failed
-    written = [p for p in (args.report, args.json) if p]
+    written = [p for p in (args.report, args.json, args.html) if p]
     if report.interrupted:
         print(f"mltheory: interrupted: {len(report.results)} of {len(claims)} claims ran; "
               f"partial report written to {' and '.join(written)}", file=sys.stderr)

@@ -17,7 +17,7 @@ the same Markdown/JSON report as ``mltheory verify`` (also under pytest-xdist).
 
 Options: ``--mltheory-profile quick|thorough``, ``--mltheory-seed N``,
 ``--mltheory-claims MODULE`` (extra claim modules), ``--mltheory-report PATH``,
-``--mltheory-json PATH``.
+``--mltheory-json PATH``, ``--mltheory-html PATH``.
 """
 
 from __future__ import annotations
@@ -49,6 +49,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="write the Markdown verification report of the claims run")
     group.addoption("--mltheory-json", default=None, metavar="PATH",
                     help="write the JSON verification report of the claims run")
+    group.addoption("--mltheory-html", default=None, metavar="PATH",
+                    help="write the HTML verification report (with plots) of the claims run")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -150,7 +152,8 @@ _CONFIG: dict[str, pytest.Config] = {}
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
     md, js = config.getoption("--mltheory-report"), config.getoption("--mltheory-json")
-    if not (md or js) or hasattr(config, "workerinput"):  # only the controller writes
+    html = config.getoption("--mltheory-html")
+    if not (md or js or html) or hasattr(config, "workerinput"):  # only the controller writes
         return
     from mltheory import __version__
     from mltheory.report import build_document, write_reports
@@ -158,7 +161,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     results = config.stash[_results_key]
     doc = build_document(results, profile=config.getoption("--mltheory-profile"),
                          seed=_seed(config), version=__version__)
-    write_reports(doc, markdown=md, json_path=js)
+    write_reports(doc, markdown=md, json_path=js, html=html)
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
@@ -170,6 +173,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     doc = build_document(results, profile=config.getoption("--mltheory-profile"),
                          seed=_seed(config), version="", timings=False)
     terminalreporter.write_sep("-", "mltheory: " + summary_line(doc["summary"]))
-    for p in (config.getoption("--mltheory-report"), config.getoption("--mltheory-json")):
+    for p in (config.getoption("--mltheory-report"), config.getoption("--mltheory-json"),
+              config.getoption("--mltheory-html")):
         if p:
             terminalreporter.write_line(f"mltheory report written to {Path(p)}")

@@ -1,15 +1,20 @@
-"""Verification reports: JSON (canonical, stable keys) and Markdown rendered from it.
+"""Verification reports: JSON (canonical, stable keys), and Markdown and HTML
+(:mod:`mltheory.html`) rendered from it.
 
-The Markdown report is always rendered from the JSON document, so the CLI and
-the pytest plugin (which only sees results as JSON strings passed back from
-test items, possibly from other processes) produce the same report.
+The Markdown and HTML reports are always rendered from the JSON document, so the
+CLI and the pytest plugin (which only sees results as JSON strings passed back
+from test items, possibly from other processes) produce the same reports. The
+Markdown is the short one (summary, problems, errata, a row per claim); the HTML
+has everything, with plots.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +24,11 @@ from mltheory.stats import DEFAULT_CONFIDENCE
 
 __all__ = [
     "NOTE_TITLES",
+    "SourceGroup",
     "build_document",
+    "group_by_source",
     "render_markdown",
+    "source_group",
     "write_reports",
 ]
 
@@ -146,6 +154,7 @@ def summary_line(summary: Mapping[str, int]) -> str:
 
 
 _CHAPTER = re.compile(r"^(\d{3})\s*(?:§\s*([0-9]+|[一二三四五六七八九十]+))?")
+_NOTE_CITATION = re.compile(r"^\d{3}(?!\d)")
 
 
 def chapter_key(source: str) -> tuple[str, str]:
@@ -157,13 +166,88 @@ def chapter_key(source: str) -> tuple[str, str]:
     return (m.group(1), m.group(2) or "")
 
 
-def _chapter_sort(key: tuple[str, str]) -> tuple[str, int, str]:
-    prefix, chap = key
-    number = int(chap) if chap.isdigit() else _CHINESE_NUMERALS.get(chap, 0)
-    return (prefix, number, chap)
+def _chapter_number(chapter: str) -> int:
+    return int(chapter) if chapter.isdigit() else _CHINESE_NUMERALS.get(chapter, 0)
 
 
-def _without_replay_hints(text: str) -> str:
+@dataclass(frozen=True)
+class SourceGroup:
+    """Where the report lists a claim: a chapter of a note (``note``, ``chapter``), or
+    another work (``work``: the text of the first citation before its first comma)."""
+
+    note: str = ""
+    chapter: str = ""
+    work: str = ""
+
+    @property
+    def is_note(self) -> bool:
+        return bool(self.note)
+
+    @property
+    def heading(self) -> str:
+        """``"003 §4"``, ``"001"`` or the work's name."""
+        if not self.is_note:
+            return self.work
+        return f"{self.note} §{self.chapter}" if self.chapter else self.note
+
+    @property
+    def title(self) -> str:
+        """What the group is about: the chapter's name and the note, or the note's title;
+        empty for another work (its heading says it all)."""
+        if not self.is_note:
+            return ""
+        section = SECTION_TITLES.get((self.note, self.chapter))
+        if section:
+            return f"{section} ({NOTE_SHORT_NAMES.get(self.note, self.note)})"
+        return NOTE_TITLES.get(self.note, "notes")
+
+    @property
+    def anchor(self) -> str:
+        """An HTML id: ``src-003-4``, ``src-001-2`` (for §二), ``src-mohri-et-al-2018``."""
+        if self.is_note:
+            chapter = _chapter_number(self.chapter) or self.chapter
+            return f"src-{self.note}" + (f"-{chapter}" if chapter else "")
+        slug = re.sub(r"[^0-9a-z]+", "-", self.work.lower()).strip("-")
+        return "src-w-" + (slug or "work")
+
+    @property
+    def sort_key(self) -> tuple[int, str, int, str]:
+        if self.is_note:
+            return (0, self.note, _chapter_number(self.chapter), self.chapter)
+        return (1, self.work.casefold(), 0, self.work)
+
+
+def source_group(source: str) -> SourceGroup:
+    """The group of a claim's source, from its first citation: a note's chapter
+    (``"003 §4.2 (4.9)"`` -> 003 §4) or another work (``"Mohri et al. 2018, Thm 3.3"``
+    -> ``Mohri et al. 2018``)."""
+    first = source.split(";")[0].strip()
+    if _NOTE_CITATION.match(first):
+        note, chapter = chapter_key(first)
+        return SourceGroup(note=note, chapter=chapter)
+    return SourceGroup(work=first.split(",")[0].strip() or first)
+
+
+def group_by_source(
+    rows: Iterable[Mapping[str, Any]],
+) -> list[tuple[SourceGroup, list[Mapping[str, Any]]]]:
+    """Rows grouped by :func:`source_group`: the notes' chapters in order, then other works
+    alphabetically; rows keep their order inside a group."""
+    groups: dict[SourceGroup, list[Mapping[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault(source_group(r["source"]), []).append(r)
+    return sorted(groups.items(), key=lambda item: item[0].sort_key)
+
+
+def verdict_tally(rows: Iterable[Mapping[str, Any]]) -> str:
+    """``"3 erratum confirmed, 7 verified"``."""
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
+    return ", ".join(f"{n} {v.lower().replace('_', ' ')}" for v, n in sorted(counts.items()))
+
+
+def without_replay_hints(text: str) -> str:
     """Drop Hypothesis' '@reproduce_failure' hint: useful in a terminal, noise in a report
     (the JSON keeps the full text)."""
     return "\n".join(
@@ -171,23 +255,49 @@ def _without_replay_hints(text: str) -> str:
     )
 
 
-def _fmt_value(v: Any) -> str:
+def format_value(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:.4g}"
     return str(v)
 
 
+def metric_text(name: str, metric: Mapping[str, Any]) -> str:
+    """``"max k / (R/gamma)^2 = 0.9375"``."""
+    prefix = {"max": "max ", "min": "min "}.get(metric.get("kind"), "")
+    return f"{prefix}{name} = {format_value(metric.get('value'))}"
+
+
+#: The Markdown shows one figure per claim (the first worst-case one), cut to this many
+#: characters; every figure is in the HTML and JSON reports.
+_CELL_METRIC_CHARS = 60
+#: The Markdown shows the first line of a counterexample, cut to this many characters;
+#: the whole text is in the HTML and JSON reports.
+_COUNTEREXAMPLE_CHARS = 200
+#: A problem (FAILED, NOT_REFUTED, ERROR) keeps this much of its detail in the Markdown.
+_PROBLEM_DETAIL_CHARS = 1500
+
+
+def _shorten(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
 def _evidence_cell(row: Mapping[str, Any]) -> str:
     ev = row.get("evidence", {})
-    parts = [f"{ev.get('examples', 0)} examples"]
-    for name, m in ev.get("metrics", {}).items():
-        prefix = {"max": "max ", "min": "min "}.get(m.get("kind"), "")
-        parts.append(f"{prefix}{name} = {_fmt_value(m.get('value'))}")
+    parts = [f"{ev.get('examples', 0)} ex."]
+    metrics = ev.get("metrics", {})
+    if metrics:
+        worst = [k for k, m in metrics.items() if m.get("kind") in ("max", "min")]
+        name = (worst or list(metrics))[0]
+        text = _shorten(metric_text(name, metrics[name]), _CELL_METRIC_CHARS)
+        if len(metrics) > 1:
+            text += f" (+{len(metrics) - 1})"
+        parts.append(text)
     warns = row.get("warnings") or {}
     if warns:
-        parts.append("warnings: " + ", ".join(f"{k}×{n}" for k, n in warns.items()))
+        parts.append(f"{sum(warns.values())} warnings")
     if row.get("reason") and row["verdict"] in ("SKIPPED", "ERROR", "NOT_REFUTED", "FAILED"):
-        parts.append(row["reason"])
+        parts.append(_shorten(row["reason"], _CELL_METRIC_CHARS))
     return "; ".join(parts)
 
 
@@ -195,15 +305,30 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _fenced(text: str, limit: int = 4000) -> str:
+def _code(text: str) -> str:
+    return "`" + text.replace("`", "'") + "`"
+
+
+def _fenced(text: str, limit: int) -> str:
     text = text.strip()
     if len(text) > limit:
-        text = text[:limit] + "\n… (truncated)"
+        text = text[:limit] + "\n… (truncated; the whole text is in the HTML and JSON reports)"
     return "```\n" + text.replace("```", "'''") + "\n```"
 
 
-def render_markdown(doc: Mapping[str, Any]) -> str:
-    """Render the JSON document as the Markdown verification report."""
+def first_line(text: str) -> str:
+    """The first non-empty line of a counterexample (the assertion's message)."""
+    for line in without_replay_hints(text).splitlines():
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+def render_markdown(doc: Mapping[str, Any], *, html_name: str | None = None) -> str:
+    """Render the JSON document as the Markdown verification report: the summary, the
+    problems, the errata, then one table row per claim, grouped by source. Statements,
+    every figure, notes, whole counterexamples and plots are in the HTML report
+    (``html_name``, linked from the top) and the JSON."""
     rows = doc["results"]
     by_id = {r["id"]: r for r in rows}
     out: list[str] = []
@@ -216,6 +341,9 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
     if doc.get("interrupted"):
         out.append(f"**Partial report: the run was interrupted; {len(doc.get('not_run', []))} "
                    "selected claims did not run.**\n")
+    if html_name:
+        out.append(f"Statements, all evidence, whole counterexamples and plots: "
+                   f"[{html_name}]({html_name}) (and the JSON report).\n")
     out.append(f"Decision rule: {doc['decision_rule']}\n")
 
     problems = [r for r in rows if r["verdict"] in ("FAILED", "NOT_REFUTED", "ERROR")]
@@ -230,49 +358,34 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
                 out.append(f"{r['reason']}\n")
             detail = r.get("counterexample") or r.get("error")
             if detail:
-                out.append(_fenced(_without_replay_hints(detail)) + "\n")
+                out.append(_fenced(without_replay_hints(detail), _PROBLEM_DETAIL_CHARS) + "\n")
 
     errata = [r for r in rows if r["expect"] == "REFUTED"]
     if errata:
-        out.append("## Errata in the notes\n")
-        out.append("Statements the notes make that are false as written. Each shows the "
-                   "counterexample the check found and the corrected statement, checked in "
-                   "the same run.\n")
+        out.append(f"## Errata in the notes ({len(errata)})\n")
+        out.append("Statements the notes make that are false as written: what the note says, "
+                   "what is wrong, the counterexample found (its first line) and the "
+                   "correction, checked in the same run.\n")
         for r in errata:
-            out.append(f"### `{r['id']}` ({r['source']}) — {r['verdict']}\n")
-            out.append(f"- **The note says:** {r['statement']}")
+            out.append(f"- **`{r['id']}`** ({r['source']}) — {r['verdict']}")
+            out.append(f"  - *Says:* {r['statement']}")
             if r.get("explanation"):
-                out.append(f"- **What is wrong:** {r['explanation']}")
+                out.append(f"  - *Wrong:* {r['explanation']}")
             fix = by_id.get(r.get("corrected_by") or "")
             if fix is not None:
-                out.append(f"- **Correction** (`{fix['id']}`, {fix['verdict']}): "
-                           f"{fix['statement']}")
+                out.append(f"  - *Correction:* `{fix['id']}` ({fix['verdict']})")
             elif r.get("corrected_by"):
-                out.append(f"- **Correction:** `{r['corrected_by']}` (not in this run)")
-            out.append("")
+                out.append(f"  - *Correction:* `{r['corrected_by']}` (not in this run)")
             if r.get("counterexample"):
-                out.append("Counterexample:\n")
-                out.append(_fenced(_without_replay_hints(r["counterexample"])) + "\n")
+                line = _shorten(first_line(r["counterexample"]), _COUNTEREXAMPLE_CHARS)
+                out.append(f"  - *Counterexample:* {_code(line)}")
+        out.append("")
 
-    chapters: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
-    for r in rows:
-        chapters.setdefault(chapter_key(r["source"]), []).append(r)
-    out.append("## Claims by chapter\n")
-    for key in sorted(chapters, key=_chapter_sort):
-        prefix, chap = key
-        section = SECTION_TITLES.get(key)
-        if section:
-            title = f"{section} ({NOTE_SHORT_NAMES.get(prefix, prefix)})"
-        else:
-            title = NOTE_TITLES.get(prefix, "notes")
-        heading = f"{prefix} §{chap}" if chap else prefix
-        members = chapters[key]
-        counts: dict[str, int] = {}
-        for r in members:
-            counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
-        tally = ", ".join(f"{n} {v.lower().replace('_', ' ')}" for v, n in sorted(counts.items()))
-        out.append(f"### {heading} — {title}\n")
-        out.append(f"{len(members)} claims: {tally}\n")
+    out.append("## Claims by source\n")
+    for group, members in group_by_source(rows):
+        title = f" — {group.title}" if group.title else ""
+        out.append(f"### {group.heading}{title}\n")
+        out.append(f"{len(members)} claims: {verdict_tally(members)}\n")
         out.append("| claim | verdict | method | evidence | source |")
         out.append("|---|---|---|---|---|")
         for r in members:
@@ -281,25 +394,32 @@ def render_markdown(doc: Mapping[str, Any]) -> str:
                 f"{_cell(_evidence_cell(r))} | {_cell(r['source'])} |"
             )
         out.append("")
-        out.append("<details><summary>Statements and notes</summary>\n")
-        for r in members:
-            line = f"- `{r['id']}`: {r['statement']}"
-            notes = r.get("evidence", {}).get("notes") or []
-            if notes:
-                line += " — " + " · ".join(notes)
-            out.append(line)
-        out.append("\n</details>\n")
     return "\n".join(out).rstrip() + "\n"
 
 
+def relative_link(path: str | Path | None, start: str | Path) -> str | None:
+    """``path`` as a relative link from a file next to ``start``."""
+    return os.path.relpath(path, Path(start).parent) if path else None
+
+
 def write_reports(
-    doc: Mapping[str, Any], *, markdown: str | Path | None, json_path: str | Path | None
+    doc: Mapping[str, Any],
+    *,
+    markdown: str | Path | None,
+    json_path: str | Path | None,
+    html: str | Path | None = None,
 ) -> None:
-    """Write the Markdown and JSON reports, each atomically (temporary file, rename)."""
+    """Write the Markdown, JSON and HTML reports (each optional), each atomically
+    (temporary file, rename); the Markdown and the HTML link to each other."""
     if markdown:
-        atomic_write_text(markdown, render_markdown(doc))
+        atomic_write_text(markdown, render_markdown(doc, html_name=relative_link(html, markdown)))
     if json_path:
         atomic_write_text(json_path, dumps(doc))
+    if html:
+        from mltheory.html import render_html  # jinja2 and matplotlib load only when needed
+
+        atomic_write_text(html, render_html(doc, markdown_name=relative_link(markdown, html),
+                                            json_name=relative_link(json_path, html)))
 
 
 def dumps(doc: Mapping[str, Any]) -> str:

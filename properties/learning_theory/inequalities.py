@@ -209,6 +209,16 @@ def check_hoeffding(dists: list[BoundedDistribution], m: int, epsilon: float,
     mu = float(np.mean([means[i % len(dists)] for i in range(m)]))
     evidence.note(f"Hoeffding: {trials} simulated samples per case; m, epsilon and the "
                   "[0,1] laws drawn by Hypothesis")
+    plot = "Hoeffding (9.5): deviation frequency and bound against m, per example"
+    observed = float(np.mean(np.abs(x.mean(axis=1) - mu) >= epsilon + EVENT_MARGIN))
+    evidence.series("observed P(|mean - E mean| >= eps)", m, observed, kind="scatter",
+                    plot=plot, xlabel="m", ylabel="probability")
+    evidence.series("bound min(1, 2 exp(-2 m eps^2))", m,
+                    min(1.0, tail(m, epsilon, two_sided=True)), kind="bound", plot=plot)
+    evidence.series("observed P(|mean - E mean| >= eps)", tail(m, epsilon, two_sided=True),
+                    observed, kind="scatter", xlabel="bound 2 exp(-2 m eps^2)",
+                    ylabel="observed frequency", logx=True, reference="y=x",
+                    plot="Hoeffding (9.5): deviation frequency against the bound, per example")
     check_both_tails(x.mean(axis=1) - mu, epsilon, EVENT_MARGIN,
                      functools.partial(tail, m, epsilon), statistic="mean",
                      bound="exp(-2 m eps^2)", context=f"m={m}, eps={epsilon!r}: ")

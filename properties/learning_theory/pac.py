@@ -134,6 +134,11 @@ def check_union_bound(case: PacCase, m: int, *, bound: Callable[[int, float, int
     event = np.any(consistent & bad[None, :], axis=1)
     evidence.note(f"{label}: {trials} training sets per case; classes of <= 16 hypotheses "
                   "on <= 28 points drawn by Hypothesis (random tables or disjoint blocks)")
+    plot = "Union bound (9.11): frequency of a bad consistent h and the bound against m"
+    evidence.series("observed P(some bad h is consistent)", m, float(event.mean()),
+                    kind="scatter", plot=plot, xlabel="m", ylabel="probability")
+    evidence.series("bound min(1, |H| (1 - eps)^m)", m,
+                    min(1.0, bound(case.H.shape[0], case.epsilon, m)), kind="bound", plot=plot)
     check_probability_at_most(int(event.sum()), trials,
                               min(1.0, bound(case.H.shape[0], case.epsilon, m)),
                               label=label, context=f"|H|={case.H.shape[0]}, m={m}, "

@@ -56,6 +56,11 @@ def novikoff_bound(data, eta, order, seed):
     run = run_of(est, data, eta)
     _, gamma = best_margin(data, run.X_hat, run.y)
     evidence.worst("updates k", run.k)
+    if gamma > 0:
+        evidence.series("updates k", radius_squared(run) / gamma**2, run.k, kind="scatter",
+                        plot="Novikoff: updates k against the bound (R/gamma)^2 per example",
+                        xlabel="(R/gamma)^2", ylabel="updates k", logx=True, logy=True,
+                        reference="y=x")
     check_novikoff(run, gamma)
 
 

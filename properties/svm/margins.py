@@ -250,6 +250,10 @@ def check_soft_margin_reference(data, C, working_set="second_order", cls=SMOClas
     smo_value = dual_objective(model.alpha_, y, X @ X.T)
     scale = check_strong_duality(smo_value, p_star, d_star,
                                  context="strong duality (4.28) = (4.31): ")
+    evidence.series("|W(alpha_smo) - p*| / max(1, |p*|)", X.shape[0],
+                    abs(smo_value - p_star) / scale, kind="scatter",
+                    plot="SMO against cvxpy: relative objective gap per example",
+                    xlabel="training points m", ylabel="relative gap", logy=True)
     w_smo, b_smo = model.coef_[0], model.intercept_[0]
     # the SMO (w, b) must be primal optimal: this is what tests the bias when b is not unique
     p_smo = soft_primal_objective(w_smo, b_smo, X, y, C)

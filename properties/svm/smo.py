@@ -233,6 +233,10 @@ def dual_objective_increases(case):
     data, C = case
     model, records = run_recorded(data, C, max_iter=300)
     w = np.concatenate([[0.0], model.objective_history_])
+    if w[-1] > 0:
+        evidence.series("W(alpha_t) / W(alpha_final)", np.arange(w.size), w / w[-1],
+                        plot="SMO: dual objective (4.9) per iteration, one line per example",
+                        xlabel="iteration t", ylabel="W(alpha_t) / W(alpha_final)")
     gains = np.diff(w)
     predicted = np.array([r[4] * r[8] - 0.5 * max(r[5], TAU) * r[8] ** 2 for r in records])
     assert np.all(gains > -1e-12 * np.maximum(1.0, np.abs(w[1:]))), "objective went down"

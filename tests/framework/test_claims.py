@@ -42,8 +42,9 @@ def test_a_duplicate_id_from_another_function_is_rejected(scratch_ids):
         ("id", "NoTopic", "must look like"),
         ("id", "bad id.x", "must look like"),
         ("source", "", "must cite a note"),
-        ("source", "Zhou §4", "three-digit note prefix"),
-        ("source", "003 §4.2; chapter 5", "three-digit note prefix"),
+        ("source", "003", "needs a section"),
+        ("source", "003 §4.2; (4.9)", "name a work in words"),
+        ("source", "001 §2;", "name a work in words"),
         ("statement", "short", "restate the claim"),
         ("tags", ("Bad Tag",), "lowercase"),
     ],
@@ -54,6 +55,14 @@ def test_invalid_metadata_is_rejected_naming_the_field(field, value, message):
     meta[field] = value
     with pytest.raises(ValueError, match=message):
         claim(**meta)
+
+
+@pytest.mark.parametrize(
+    "source", ["Mohri et al. 2018, Thm 3.3", "Zhou §4", "003 §4.2 (4.9); Vapnik 1998, ch. 5"]
+)
+def test_a_claim_may_cite_any_work_besides_the_notes(scratch_ids, source):
+    _declare("scratch.any_source", scratch_ids, source=source)
+    assert get_claim("scratch.any_source").source == source
 
 
 def test_an_expected_refutation_needs_a_correction():

@@ -165,10 +165,10 @@ def test_the_report_shows_summary_errata_counterexample_and_correction(declare):
                                       "evidence", "counterexample", "expect", "corrected_by"}
     md = render_markdown(doc)
     assert "3 claims run: 1 verified, 1 errata confirmed, 1 failed" in md
-    errata = md.split("## Errata in the notes")[1].split("## Claims by chapter")[0]
+    errata = md.split("## Errata in the notes")[1].split("## Claims by source")[0]
     assert "the note's statement text" in errata
     assert "the bound is off by a lot" in errata
-    assert "the corrected statement text" in errata and "x = 17" in errata
+    assert "`scratch.fixed` (VERIFIED)" in errata and "x = 17" in errata
     assert "## Problems" in md and "scratch.broken" in md.split("## Errata")[0]
     assert "### 003 §4 —" in md and "### 001 §二 —" in md and "### 002 —" in md
 
