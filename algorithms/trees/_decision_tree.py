@@ -36,6 +36,7 @@ __all__ = ["DecisionTreeClassifier", "DecisionTreeRegressor"]
 
 CLASSIFICATION_CRITERIA = ("entropy", "gain_ratio", "gini")
 MISSING_MODES = ("error", "weighted")
+DISCRETE_SPLITS = ("multiway", "binary")
 PRUNING_MODES = (None, "pre", "post")
 MAX_FEATURES_NAMES = ("sqrt", "log2")
 
@@ -106,6 +107,8 @@ class _BaseTree(BaseEstimator):
             ),
             "max_features": resolve_max_features(self.max_features, d),
             "categorical": resolve_categorical(self.categorical_features, d),
+            "binary_discrete": check_choice(
+                self.discrete_split, "discrete_split", DISCRETE_SPLITS) == "binary",
             "missing": check_choice(self.missing, "missing", MISSING_MODES) == "weighted",
             "rng": make_rng(self.random_state),
         }
@@ -189,6 +192,10 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         Discrete attributes: multiway split into one branch per training value, then
         removed from the attribute set of the subtree (ID3 / C4.5). All others are
         continuous: bi-partition (2.8), reusable deeper.
+    discrete_split : {"multiway", "binary"}, default "multiway"
+        ``"binary"``: CART proper, every split has two branches; a discrete attribute is
+        split into the best bipartition {S, rest} of its values (all enumerated, at most
+        16 values at a node) and stays available below.
     missing : {"error", "weighted"}, default "error"
         ``"weighted"`` accepts NaN as a missing value: ``rho``-weighted criterion and
         fractional routing (003 §2.5.2 (2.9)–(2.10)), also at prediction.
@@ -226,6 +233,7 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         min_impurity_decrease: float = 0.0,
         max_features: object = None,
         categorical_features: object = None,
+        discrete_split: str = "multiway",
         missing: str = "error",
         above_average_gain: bool = False,
         pruning: str | None = None,
@@ -239,6 +247,7 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         self.min_impurity_decrease = min_impurity_decrease
         self.max_features = max_features
         self.categorical_features = categorical_features
+        self.discrete_split = discrete_split
         self.missing = missing
         self.above_average_gain = above_average_gain
         self.pruning = pruning
@@ -355,6 +364,7 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         min_impurity_decrease: float = 0.0,
         max_features: object = None,
         categorical_features: object = None,
+        discrete_split: str = "multiway",
         missing: str = "error",
         random_state: object = None,
     ) -> None:
@@ -365,6 +375,7 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         self.min_impurity_decrease = min_impurity_decrease
         self.max_features = max_features
         self.categorical_features = categorical_features
+        self.discrete_split = discrete_split
         self.missing = missing
         self.random_state = random_state
 

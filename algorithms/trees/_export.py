@@ -71,7 +71,11 @@ def export_text(
             return
         name = features[tree.feature[t]]
         children = tree.children(t)
-        if tree.categorical[t]:
+        subset = tree.subset(t)
+        if subset is not None:
+            shown = "{" + ", ".join(f"{v:.{decimals}g}" for v in subset) + "}"
+            tests = [f"{name} in {shown}", f"{name} not in {shown}"]
+        elif tree.categorical[t]:
             tests = [f"{name} == {v:.{decimals}g}" for v in tree.domains[tree.feature[t]]]
         else:
             thr = f"{tree.threshold[t]:.{decimals}f}"

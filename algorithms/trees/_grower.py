@@ -51,6 +51,9 @@ _BLOCK_ELEMENTS = 4_000_000
 #: differs by ~1e-15 relative. Ties go to the first attribute and the lowest threshold,
 #: so the chosen split depends on the exact criterion values only.
 _TIE_RTOL = 1e-10
+#: Binary splits of a discrete attribute enumerate 2^(V-1) - 1 bipartitions: up to 32767
+#: candidates (V = 16) stay a small matrix product per node.
+MAX_SUBSET_BITS = 15
 
 
 @dataclass
@@ -66,6 +69,7 @@ class GrowSettings:
     min_impurity_decrease: float = 0.0
     max_features: int | None = None
     categorical: np.ndarray | None = None
+    binary_discrete: bool = False
     missing: bool = False
     rng: np.random.Generator | None = None
 
@@ -76,6 +80,11 @@ class _Split:
     score: float  # what the choice maximised (gain ratio for C4.5, else the decrease)
     decrease: float  # rho * decrease of the criterion's impurity
     threshold: float = np.nan
+    subset: np.ndarray | None = None  # binary discrete split: domain values sent left
+
+    @property
+    def multiway(self) -> bool:
+        return np.isnan(self.threshold) and self.subset is None
 
 
 @dataclass
@@ -96,7 +105,7 @@ class _Builder:
     FIELDS = (
         "feature", "threshold", "categorical", "first_child", "n_children", "parent",
         "depth", "value", "class_counts", "n_node_samples", "weighted_n_node_samples",
-        "impurity", "split_score", "impurity_decrease", "missing_share",
+        "impurity", "split_score", "impurity_decrease", "missing_share", "subset",
     )
 
     def __init__(self) -> None:
@@ -119,6 +128,7 @@ class _Builder:
         c["split_score"].append(np.nan)
         c["impurity_decrease"].append(np.nan)
         c["missing_share"].append(share)
+        c["subset"].append(None)
         return len(c["feature"]) - 1
 
     def set(self, node: int, **values) -> None:
@@ -130,8 +140,13 @@ class _Builder:
         arrays = {
             name: np.asarray(c[name])
             for name in self.FIELDS
-            if name not in ("value", "class_counts")
+            if name not in ("value", "class_counts", "subset")
         }
+        subsets = c["subset"]
+        sizes = np.array([0 if m is None else m.shape[0] for m in subsets])
+        arrays["subset_offset"] = np.where(sizes > 0, np.cumsum(sizes) - sizes, LEAF)
+        members = [m for m in subsets if m is not None]
+        arrays["subset_members"] = np.concatenate(members) if members else np.zeros(0, bool)
         arrays["feature"] = arrays["feature"].astype(np.intp)
         arrays["first_child"] = arrays["first_child"].astype(np.intp)
         arrays["n_children"] = arrays["n_children"].astype(np.intp)
@@ -241,6 +256,7 @@ class _Grower:
             feature=split.feature,
             threshold=split.threshold,
             categorical=bool(np.isnan(split.threshold)),
+            subset=split.subset,
             first_child=first,
             n_children=len(children),
             split_score=split.score,
@@ -369,11 +385,50 @@ class _Grower:
         if self.classification:
             np.maximum(table, 0.0, out=table)
         total = table.sum(axis=1)
+        if self.s.binary_discrete:
+            return self._discrete_binary(f, table, counts, total, W)
         decrease = (float(crit.weighted(total)) - float(crit.weighted(table).sum())) / W
         score = decrease
         if self.s.gain_ratio:
             score = decrease / entropy(crit.weight(table)[nonempty])
         return _Split(f, float(score), float(decrease))
+
+    def _discrete_binary(self, f, table, counts, total, W) -> _Split | None:
+        """CART's binary split of a discrete attribute: the best bipartition {S, rest} of
+        its values at the node, all 2^(V-1) - 1 of them enumerated (vectorised)."""
+        crit, L = self.crit, self.s.min_samples_leaf
+        present = np.flatnonzero(counts > 0)
+        if present.shape[0] - 1 > MAX_SUBSET_BITS:
+            raise ValueError(
+                f"discrete_split='binary' enumerates 2^(V-1) - 1 bipartitions of a discrete "
+                f"attribute's values; attribute {f} takes {present.shape[0]} values at a node "
+                f"(at most {MAX_SUBSET_BITS + 1} supported)."
+            )
+        bits = np.arange(1, 2 ** (present.shape[0] - 1))
+        # the last present value always goes right: each bipartition appears once
+        masks = ((bits[:, None] >> np.arange(present.shape[0] - 1)) & 1).astype(float)
+        masks = np.column_stack([masks, np.zeros(bits.shape[0])])  # (M, V_present)
+        left = table[:, present] @ masks.T  # (s, M)
+        right = total[:, None] - left
+        if self.classification:
+            np.maximum(right, 0.0, out=right)
+        n_left = masks @ counts[present]
+        valid = (n_left >= L) & (counts.sum() - n_left >= L)
+        if not np.any(valid):
+            return None
+        child = crit.weighted(left) + crit.weighted(right)
+        np.copyto(child, np.inf, where=~valid)
+        lowest = child.min()
+        parent = float(crit.weighted(total))
+        best = int(np.argmax(child <= lowest + _TIE_RTOL * parent))
+        decrease = (parent - float(child[best])) / W
+        score = decrease
+        if self.s.gain_ratio:
+            w_left = float(crit.weight(left[:, best]))
+            score = decrease / entropy([w_left, max(float(crit.weight(total)) - w_left, 0.0)])
+        subset = np.zeros(self.domains[f].shape[0], dtype=bool)
+        subset[present[masks[best] > 0]] = True
+        return _Split(f, float(score), float(decrease), subset=subset)
 
     # ------------------------------------------------------------------ partition
     def _partition(self, work: _Work, split: _Split) -> list[_Child]:
@@ -396,8 +451,13 @@ class _Grower:
         return children
 
     def _branches(self, X, codes, rows, split: _Split) -> list[np.ndarray]:
-        """Masks of the rows whose known value sends them to each branch."""
+        """Masks of the rows whose known value sends them to each branch (a discrete value
+        unseen in training: no branch of a multiway split, the right one of a binary)."""
         f = split.feature
+        if split.subset is not None:
+            code = codes[rows, f]
+            left = np.where(code >= 0, split.subset[np.maximum(code, 0)], False)
+            return [left, ~left & ~np.isnan(X[rows, f])]
         if np.isnan(split.threshold):
             code = codes[rows, f]
             return [code == v for v in range(self.domains[f].shape[0])]
@@ -412,7 +472,7 @@ class _Grower:
         keep = member[work.order]
         order = new_index[work.order[keep]].reshape(work.order.shape[0], count)
         available = work.available
-        if np.isnan(split.threshold):
+        if split.multiway:  # a discrete attribute leaves A below a multiway split only
             available = tuple(a for a in available if a != split.feature)
         return _Work(LEAF, work.rows[member], w_child[member], order, available, work.depth + 1)
 

@@ -3,9 +3,11 @@
 Nodes are numbered so that every child has a larger id than its parent (the root is
 0) and the children of a node have consecutive ids ``first_child[t] + 0, 1, ...``.
 A continuous test ``x_f <= threshold`` has two children (left: true, right: false);
-a categorical test on attribute ``f`` has one child per value of ``f`` seen in the
-training set (``domains[f]``, sorted), empty branches included (003 §2.1: an empty
-subset ``D_v`` becomes a leaf labelled like its parent).
+a multiway categorical test on attribute ``f`` has one child per value of ``f`` seen in
+the training set (``domains[f]``, sorted), empty branches included (003 §2.1: an empty
+subset ``D_v`` becomes a leaf labelled like its parent); a binary categorical test
+(CART) sends the values of a subset S of the domain to its first child, the others to
+the second.
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ class Tree:
         Threshold of a continuous test (``x <= threshold`` goes to the first child);
         NaN at leaves and categorical tests.
     categorical : ndarray of bool (n_nodes,)
-        Whether the test is a multiway split on a discrete attribute.
+        Whether the test is on a discrete attribute (multiway, or binary when
+        ``subset_offset >= 0``).
     first_child, n_children : ndarray of int (n_nodes,)
         The children of node ``t`` are ``first_child[t] + arange(n_children[t])``.
     parent : ndarray of int (n_nodes,)
@@ -71,6 +74,11 @@ class Tree:
     missing_share : ndarray of float (n_nodes,)
         ``r_v``: the share of its parent's non-missing weight that went to this node,
         the fraction of a sample with a missing value routed here (003 (2.10)).
+    subset_offset : ndarray of int (n_nodes,)
+        For a binary discrete test: where its membership mask starts in
+        ``subset_members`` (one bool per value of the attribute's domain, True = first
+        child); -1 otherwise.
+    subset_members : ndarray of bool
     domains : list of (ndarray or None)
         Sorted training values of each categorical attribute (None if continuous).
     """
@@ -90,6 +98,8 @@ class Tree:
     split_score: np.ndarray
     impurity_decrease: np.ndarray
     missing_share: np.ndarray
+    subset_offset: np.ndarray
+    subset_members: np.ndarray
     domains: list = field(default_factory=list)
 
     @property
@@ -111,6 +121,14 @@ class Tree:
     def max_depth(self) -> int:
         """Depth of the deepest node (the root has depth 0)."""
         return int(self.depth.max())
+
+    def subset(self, node: int) -> np.ndarray | None:
+        """Domain values sent to the first child by a binary discrete test (else None)."""
+        start = self.subset_offset[node]
+        if start < 0:
+            return None
+        domain = self.domains[self.feature[node]]
+        return domain[self.subset_members[start : start + domain.shape[0]]]
 
     def children(self, node: int) -> np.ndarray:
         """Ids of the children of ``node`` (empty at a leaf)."""
@@ -154,7 +172,9 @@ class Tree:
             code = codes[rows, fi]
             missing = internal & np.isnan(x)
             cat = self.categorical[nodes]
-            unseen = internal & cat & ~missing & (code < 0)
+            offset = self.subset_offset[nodes]
+            binary = cat & (offset >= 0)
+            unseen = internal & cat & ~binary & ~missing & (code < 0)
             stop = ~internal | unseen
             record = slice(None) if visits else stop
             done_rows.append(rows[record])
@@ -163,6 +183,10 @@ class Tree:
             go = ~stop & ~missing
             with np.errstate(invalid="ignore"):
                 branch = np.where(cat, code, (x > self.threshold[nodes]).astype(np.intp))
+            if np.any(binary):  # the subset's values go left, every other value right
+                position = np.clip(offset + code, 0, self.subset_members.shape[0] - 1)
+                inside = self.subset_members[position] & (code >= 0)
+                branch = np.where(binary, (~inside).astype(np.intp), branch)
             next_rows = [rows[go]]
             next_nodes = [self.first_child[nodes[go]] + branch[go]]
             next_weights = [weights[go]]
@@ -222,6 +246,8 @@ class Tree:
         split_score, impurity_decrease = take(self.split_score), take(self.impurity_decrease)
         split_score[become_leaf] = np.nan
         impurity_decrease[become_leaf] = np.nan
+        subset_offset = take(self.subset_offset)
+        subset_offset[become_leaf] = LEAF
         return Tree(
             feature=feature, threshold=threshold, categorical=categorical,
             first_child=first_child, n_children=n_children, parent=parent,
@@ -230,6 +256,7 @@ class Tree:
             weighted_n_node_samples=take(self.weighted_n_node_samples),
             impurity=take(self.impurity), split_score=split_score,
             impurity_decrease=impurity_decrease, missing_share=take(self.missing_share),
+            subset_offset=subset_offset, subset_members=self.subset_members,
             domains=list(self.domains),
         )
 

@@ -103,9 +103,14 @@ def check_stopping_cases(data: TreeData, model) -> None:
         if not tree.is_leaf[t]:
             f = int(tree.feature[t])
             assert f not in used[t], f"discrete attribute {f} used twice on a path"
-            below = used[t] | ({f} if tree.categorical[t] else frozenset())
+            subset = tree.subset(t)
+            multiway = tree.categorical[t] and subset is None
+            below = used[t] | ({f} if multiway else frozenset())
             children = tree.children(t)
-            if tree.categorical[t]:
+            if subset is not None:  # CART's binary test: may reuse the attribute below
+                inside = np.isin(X[rows, f], subset)
+                masks = [inside, ~inside]
+            elif tree.categorical[t]:
                 masks = [X[rows, f] == v for v in tree.domains[f]]
             else:
                 masks = [X[rows, f] <= tree.threshold[t], X[rows, f] > tree.threshold[t]]
@@ -142,18 +147,20 @@ def check_stopping_cases(data: TreeData, model) -> None:
     statement="TreeGenerate stops at a node when its samples are all of one class, when the "
     "attribute set is empty or the samples are identical on it (leaf = majority class), "
     "and makes an empty branch a leaf with its parent's prediction; discrete attributes are "
-    "used once per path, continuous ones may be reused. The fully grown tree misclassifies "
+    "used once per path in multiway splits (CART's binary splits and continuous attributes "
+    "may reuse them). The fully grown tree misclassifies "
     "only what identical samples with different labels force.",
     method=Method.PROPERTY,
     tags=("trees", "generate"),
 )
 @given(data=discrete_datasets() | continuous_datasets(),
-       criterion=st.sampled_from(["entropy", "gain_ratio", "gini"]))
+       criterion=st.sampled_from(["entropy", "gain_ratio", "gini"]),
+       discrete_split=st.sampled_from(["multiway", "binary"]))
 @example(  # the interval [1, 2] needs the one continuous attribute twice on a path
     data=TreeData(np.array([[0.0], [1.0], [2.0], [3.0]]), np.array([0, 1, 1, 0]),
-                  np.zeros(1, bool), np.ones(4)), criterion="entropy")
+                  np.zeros(1, bool), np.ones(4)), criterion="entropy", discrete_split="multiway")
 @example(  # identical samples, conflicting labels: a majority leaf
     data=TreeData(np.array([[0.0, 1.0], [0.0, 1.0], [0.0, 1.0]]), np.array([0, 1, 1]),
-                  np.ones(2, bool), np.ones(3)), criterion="gini")
-def generate_stopping_cases(data, criterion):
-    check_stopping_cases(data, fit_tree(data, criterion=criterion))
+                  np.ones(2, bool), np.ones(3)), criterion="gini", discrete_split="binary")
+def generate_stopping_cases(data, criterion, discrete_split):
+    check_stopping_cases(data, fit_tree(data, criterion=criterion, discrete_split=discrete_split))

@@ -61,6 +61,20 @@ def cart_argmin(data):
 
 
 @claim(
+    id="tree.cart_binary_argmin",
+    source="003 §2.3 (2.6); 003 §2.3 (2.7)",
+    statement="CART proper grows a binary tree: every split has two branches, a discrete "
+    "attribute being split into the bipartition {S, rest} of its values with the smallest "
+    "Gini index (all bipartitions enumerated by brute force), at every node.",
+    method=Method.REFERENCE,
+    tags=("trees", "split"),
+)
+@given(data=discrete_datasets(max_values=5) | continuous_datasets())
+def cart_binary_argmin(data):
+    check_root_choice(data, "gini", every_node=True, binary=True)
+
+
+@claim(
     id="tree.c45_gain_ratio_argmax",
     source="003 §2.2.2 (2.4)",
     statement="C4.5 splits on the attribute of largest gain ratio Gain/IV; with the "

@@ -8,6 +8,7 @@ The check bodies are reused by the teeth tests on broken variants.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -101,12 +102,14 @@ class RefSplit:
     decrease: float  # rho * decrease on the known rows
     gain_ratio: float
     threshold: float  # NaN for a multiway split
+    subset: frozenset | None = None  # values sent left by a binary discrete split
 
 
 def ref_partition_table(
-    column: np.ndarray, y: np.ndarray, w: np.ndarray, K: int, threshold: float | None
+    column: np.ndarray, y: np.ndarray, w: np.ndarray, K: int, threshold
 ) -> tuple[list[list[Fraction]], Fraction]:
-    """Contingency table of the known rows (by value, or by ``x <= threshold``) and rho."""
+    """Contingency table of the known rows (by value; by ``x <= threshold``; or by
+    membership when ``threshold`` is a frozenset of values) and rho."""
     groups: dict = defaultdict(lambda: [Fraction(0)] * K)
     known = Fraction(0)
     total = Fraction(0)
@@ -116,16 +119,31 @@ def ref_partition_table(
         if math.isnan(x):
             continue
         known += weight
-        key = x if threshold is None else (x <= threshold)
+        if threshold is None:
+            key = x
+        elif isinstance(threshold, frozenset):
+            key = x not in threshold  # False (in the subset) sorts first: the left branch
+        else:
+            key = x <= threshold
         groups[key][int(label)] += weight
     return [groups[k] for k in sorted(groups)], known / total
 
 
+def bipartitions(values: np.ndarray) -> list[frozenset]:
+    """Every split of ``values`` into two non-empty groups, as the group without the
+    last value (each unordered bipartition once)."""
+    head = values[:-1].tolist()
+    return [frozenset(c) for r in range(1, len(head) + 1)
+            for c in itertools.combinations(head, r)]
+
+
 def ref_candidate_splits(
-    data: TreeData, criterion: Criterion, *, n_classes: int | None = None
+    data: TreeData, criterion: Criterion, *, n_classes: int | None = None,
+    binary: bool = False,
 ) -> list[RefSplit]:
-    """Best split of every attribute that can split: multiway for discrete attributes,
-    the best of the n-1 midpoints (2.8) for continuous ones, ``rho``-weighted (2.9)."""
+    """Best split of every attribute that can split: multiway (or, with ``binary``, the
+    best bipartition of the values) for discrete attributes, the best of the n-1
+    midpoints (2.8) for continuous ones, ``rho``-weighted (2.9)."""
     K = n_classes or data.n_classes
     out = []
     for a in range(data.X.shape[1]):
@@ -134,7 +152,7 @@ def ref_candidate_splits(
         if known.shape[0] < 2:
             continue
         if data.discrete[a]:
-            candidates = [None]
+            candidates = bipartitions(known) if binary else [None]
         else:
             candidates = [(lo + hi) / 2 for lo, hi in zip(known[:-1], known[1:], strict=True)]
         scored = []
@@ -145,7 +163,10 @@ def ref_candidate_splits(
         # the lowest threshold among (rounding-level) ties, as the grower documents
         dec, t, table = next(s for s in scored if s[0] >= top - GAIN_AGREEMENT.atol)
         iv = ref_intrinsic_value(table)
-        out.append(RefSplit(a, dec, dec / iv, np.nan if t is None else t))
+        if isinstance(t, frozenset):
+            out.append(RefSplit(a, dec, dec / iv, np.nan, t))
+        else:
+            out.append(RefSplit(a, dec, dec / iv, np.nan if t is None else t))
     return out
 
 
@@ -173,6 +194,9 @@ def walk(tree, x: np.ndarray, weight: float, node: int = 0, out: list | None = N
             if tree.missing_share[c] > 0:
                 walk(tree, x, weight * tree.missing_share[c], c, out)
         return out
+    subset = tree.subset(node)
+    if subset is not None:  # binary discrete test: the subset's values go left
+        return walk(tree, x, weight, children[0 if x[f] in subset.tolist() else 1], out)
     if tree.categorical[node]:
         hits = np.flatnonzero(tree.domains[f] == x[f])
         if hits.size == 0:
@@ -218,6 +242,7 @@ def check_root_choice(
     above_average_gain: bool = False,
     choose: Callable[[list[RefSplit]], float] | None = None,
     every_node: bool = False,
+    binary: bool = False,
 ) -> None:
     """The split of our tree's root (or, with ``every_node``, of every internal node, on
     the weighted samples that reach it and the attributes still available) attains the
@@ -225,7 +250,8 @@ def check_root_choice(
     C4.5 (2.4) the gain ratio (among attributes with at least average gain when asked).
     ``choose`` overrides the reference optimum (teeth tests)."""
     model = fit_tree(data, criterion=criterion, max_depth=None if every_node else 1,
-                     above_average_gain=above_average_gain)
+                     above_average_gain=above_average_gain,
+                     discrete_split="binary" if binary else "multiway")
     tree = model.tree_
     members = node_members(tree, data) if every_node else {0: [
         (i, float(w)) for i, w in enumerate(data.w)]}
@@ -238,7 +264,7 @@ def check_root_choice(
         idx = np.array([i for i, _ in rows])
         sub = TreeData(data.X[idx], data.y[idx], data.discrete, np.array([w for _, w in rows]))
         refs = [r for r in ref_candidate_splits(sub, "gini" if criterion == "gini" else "entropy",
-                                               n_classes=data.n_classes)
+                                               n_classes=data.n_classes, binary=binary)
                 if r.attribute not in used.get(t, frozenset())]
         if tree.is_leaf[t]:
             assert not refs or (np.unique(sub.y).size == 1), (
@@ -248,7 +274,10 @@ def check_root_choice(
         f = int(tree.feature[t])
         _check_choice(refs, criterion, f, tree.impurity_decrease[t], tree.split_score[t],
                       above_average_gain, choose)
-        below = used.get(t, frozenset()) | ({f} if tree.categorical[t] else frozenset())
+        multiway = tree.categorical[t] and tree.subset(t) is None
+        below = used.get(t, frozenset()) | ({f} if multiway else frozenset())
+        if binary and tree.subset(t) is not None:
+            assert len(tree.children(t)) == 2, "a binary split with more than two branches"
         for c in tree.children(t):
             used[int(c)] = below
     evidence.worst("internal nodes checked", int(np.count_nonzero(~tree.is_leaf[list(nodes)])))

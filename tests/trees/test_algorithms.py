@@ -148,6 +148,7 @@ def test_predict_checks_the_number_of_features(cls):
         (DecisionTreeClassifier, {"min_samples_leaf": 0}, "min_samples_leaf"),
         (DecisionTreeClassifier, {"min_impurity_decrease": -1.0}, "min_impurity_decrease"),
         (DecisionTreeRegressor, {"criterion": "entropy"}, "criterion"),
+        (DecisionTreeRegressor, {"discrete_split": "ternary"}, "discrete_split"),
     ],
 )
 def test_bad_hyperparameters_of_every_estimator(cls, kwargs, match):
@@ -237,3 +238,23 @@ def test_oblique_tree_separates_a_diagonal_boundary_with_one_test():
     y = (X[:, 0] + X[:, 1] > 0).astype(int)
     model = ObliqueDecisionTreeClassifier(node_model="logistic").fit(X, y)
     assert model.get_depth() == 1 and model.score(X, y) == 1.0
+
+
+def test_cart_binary_splits_group_discrete_values_and_reuse_the_attribute():
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 5, size=(300, 2)).astype(float)
+    y = np.isin(X[:, 0], [1, 3]).astype(int)
+    model = DecisionTreeClassifier(criterion="gini", categorical_features=[0, 1],
+                                   discrete_split="binary").fit(X, y)
+    assert model.tree_.node_count == 3 and model.score(X, y) == 1.0
+    assert set(model.tree_.subset(0).tolist()) in ({1.0, 3.0}, {0.0, 2.0, 4.0})
+    assert "x0 in {" in export_text(model)
+    # an unseen value is not in the subset: it takes the second branch
+    assert model.apply([[9.0, 0.0]])[0] == model.tree_.children(0)[1]
+
+
+def test_binary_split_refuses_too_many_values_at_a_node():
+    X = np.arange(40, dtype=float)[:, None]
+    y = np.arange(40) % 2
+    with pytest.raises(ValueError, match="discrete_split"):
+        DecisionTreeClassifier(categorical_features=[0], discrete_split="binary").fit(X, y)

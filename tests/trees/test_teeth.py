@@ -161,6 +161,15 @@ def test_root_choice_check_refutes_an_argmin_reference(criterion):
     assert_refutes(check)
 
 
+def test_binary_choice_check_refutes_an_argmin_reference():
+    @given(data=discrete_datasets(max_values=5))
+    def check(data):
+        check_root_choice(data, "gini", binary=True,
+                          choose=lambda refs: min(r.decrease for r in refs))
+
+    assert_refutes(check)
+
+
 def test_root_choice_check_refutes_a_doubled_optimum():
     @given(data=discrete_datasets())
     def check(data):
