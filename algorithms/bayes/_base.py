@@ -89,15 +89,48 @@ def encode_categories(X: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
     return values, codes
 
 
-def category_codes(values: list[np.ndarray], X: np.ndarray) -> np.ndarray:
-    """Codes of ``X`` against the training values; an unseen value gets code ``n_i``."""
-    codes = np.empty(X.shape, dtype=np.intp)
-    for j, v in enumerate(values):
-        idx = np.searchsorted(v, X[:, j])
+def _compact(values: np.ndarray) -> bool:
+    """True when the sorted distinct values are exactly ``0, 1, ..., n - 1``."""
+    n = values.shape[0]
+    return bool(values[0] == 0 and values[-1] == n - 1 and np.all(values == np.round(values)))
+
+
+def category_codes(values: list[np.ndarray], X: np.ndarray, *, by_column: bool = False
+                   ) -> np.ndarray:
+    """Codes of ``X`` against the training values; an unseen value gets code ``n_i``.
+
+    Columns whose training values are ``0..n_i - 1`` (integer codes, the common case) are
+    coded by a cast and a range test; others by binary search. ``by_column`` returns the
+    codes transposed, shape (d, n) with contiguous columns (for per-column lookups).
+    """
+    sizes = np.array([v.shape[0] for v in values], dtype=np.intp)
+    compact = np.array([_compact(v) for v in values], dtype=bool)
+    XT = X.T
+    if np.all(compact):
+        codes = _cast_codes(XT, sizes[:, None])
+        return codes if by_column else codes.T
+    codes = np.empty(XT.shape, dtype=np.intp)
+    if np.any(compact):
+        codes[compact] = _cast_codes(XT[compact], sizes[compact][:, None])
+    for j in np.flatnonzero(~compact):
+        v, col = values[j], np.ascontiguousarray(XT[j])
+        idx = np.searchsorted(v, col)
         found = idx < v.shape[0]
-        found[found] = v[idx[found]] == X[found, j]
-        codes[:, j] = np.where(found, idx, v.shape[0])
-    return codes
+        found[found] = v[idx[found]] == col[found]
+        codes[j] = np.where(found, idx, v.shape[0])
+    return codes if by_column else codes.T
+
+
+def _cast_codes(block: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Codes of columns whose values are ``0..n_i - 1`` (one column per row of ``block``):
+    the value itself, or ``n_i`` for anything else (non-integer, negative, too large)."""
+    idx = block.astype(np.intp, order="C")
+    bad = idx != block
+    bad |= idx < 0
+    bad |= idx >= sizes
+    if np.any(bad):
+        np.putmask(idx, bad, np.broadcast_to(sizes, idx.shape))
+    return idx
 
 
 def laplace_log_table(counts: np.ndarray, alpha: float, where: str) -> np.ndarray:

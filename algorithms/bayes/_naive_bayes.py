@@ -130,7 +130,7 @@ class NaiveBayesClassifier(BayesClassifierBase):
             Non-negative weights (a weight of 2 is a repeated sample).
         """
         X, codes = validate_classification(self, X, y)
-        alpha = check_alpha(self.alpha)
+        alpha = self.alpha_ = check_alpha(self.alpha)
         var_smoothing = check_real(self.var_smoothing, "var_smoothing", low=0.0)
         w = check_sample_weight(sample_weight, X)
         K = self.classes_.shape[0]
@@ -139,13 +139,15 @@ class NaiveBayesClassifier(BayesClassifierBase):
         if np.any(self.class_count_ <= 0):
             raise ValueError("sample_weight must give every class a positive total weight.")
         self.class_log_prior_ = class_log_prior(self.class_count_, alpha, self.priors)
-        self._fit_gaussian(X[:, ~self.categorical_mask_], codes, w, var_smoothing)
-        self._fit_categorical(X[:, self.categorical_mask_], codes, w, alpha)
+        mask = self.categorical_mask_
+        unit = sample_weight is None
+        self._fit_gaussian(X if not mask.any() else X[:, ~mask], codes, w, var_smoothing, unit)
+        self._fit_categorical(X if mask.all() else X[:, mask], codes, w, alpha)
         self._set_loss()
         return self
 
     def _fit_gaussian(self, X: np.ndarray, codes: np.ndarray, w: np.ndarray,
-                      var_smoothing: float) -> None:
+                      var_smoothing: float, unit: bool) -> None:
         K, d = self.classes_.shape[0], X.shape[1]
         self.theta_, self.var_ = np.zeros((K, d)), np.zeros((K, d))
         if d == 0:
@@ -153,9 +155,14 @@ class NaiveBayesClassifier(BayesClassifierBase):
         epsilon = var_smoothing * float(np.max(np.var(X, axis=0)))
         for k in range(K):
             rows = codes == k
-            Xk, wk = X[rows], w[rows]
-            self.theta_[k] = np.average(Xk, axis=0, weights=wk)
-            self.var_[k] = np.average((Xk - self.theta_[k]) ** 2, axis=0, weights=wk)
+            Xk = X[rows]
+            if unit:  # unweighted: plain two-pass mean and variance
+                self.theta_[k] = Xk.mean(axis=0)
+                self.var_[k] = Xk.var(axis=0)
+            else:
+                wk = w[rows]
+                self.theta_[k] = np.average(Xk, axis=0, weights=wk)
+                self.var_[k] = np.average((Xk - self.theta_[k]) ** 2, axis=0, weights=wk)
         self.var_ += epsilon
         if np.any(self.var_ <= 0):
             raise ValueError(
@@ -166,10 +173,13 @@ class NaiveBayesClassifier(BayesClassifierBase):
     def _fit_categorical(self, X: np.ndarray, codes: np.ndarray, w: np.ndarray,
                          alpha: float) -> None:
         K = self.classes_.shape[0]
+        self.category_values_, self.category_log_prob_ = [], []
+        if X.shape[1] == 0:
+            return
         keep = w > 0  # a weight-0 sample is no sample: its values are not seen
-        X, codes, w = X[keep], codes[keep], w[keep]
+        if not np.all(keep):
+            X, codes, w = X[keep], codes[keep], w[keep]
         self.category_values_, cat_codes = encode_categories(X)
-        self.category_log_prob_ = []
         for j, values in enumerate(self.category_values_):
             n_j = values.shape[0]
             counts = np.bincount(codes * n_j + cat_codes[:, j], weights=w,
@@ -178,20 +188,23 @@ class NaiveBayesClassifier(BayesClassifierBase):
                 laplace_log_table(counts, alpha, f"categorical column {j}"))
 
     def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
-        jll = np.tile(self.class_log_prior_, (X.shape[0], 1))
-        G = X[:, ~self.categorical_mask_]
-        if G.shape[1]:
-            for k in range(self.classes_.shape[0]):
-                jll[:, k] -= 0.5 * (np.sum(_LOG_2PI + np.log(self.var_[k]))
-                                    + np.sum((G - self.theta_[k]) ** 2 / self.var_[k], axis=1))
-        C = X[:, self.categorical_mask_]
-        if C.shape[1]:
-            cat = category_codes(self.category_values_, C)
+        mask = self.categorical_mask_
+        K = self.classes_.shape[0]
+        jll = np.empty((K, X.shape[0]))  # one contiguous row per class
+        jll[:] = self.class_log_prior_[:, None]
+        if not mask.all():
+            G = X if not mask.any() else X[:, ~mask]
+            for k in range(K):
+                jll[k] -= 0.5 * (np.sum(_LOG_2PI + np.log(self.var_[k]))
+                                 + np.sum((G - self.theta_[k]) ** 2 / self.var_[k], axis=1))
+        if mask.any():
+            cat = category_codes(self.category_values_, X if mask.all() else X[:, mask],
+                                 by_column=True)
             for j, table in enumerate(self.category_log_prob_):
-                jll += table[:, cat[:, j]].T
-            if not np.all(np.isfinite(jll).any(axis=1)):
+                jll += np.take(table, cat[j], axis=1)
+            if self.alpha_ == 0.0 and not np.all(np.isfinite(jll).any(axis=0)):
                 raise ValueError(
                     "X has a categorical value not seen in training, which has probability 0 "
                     "for every class under alpha=0; use alpha > 0."
                 )
-        return jll
+        return jll.T
