@@ -67,9 +67,9 @@ def ent_range(counts):
 
 
 def check_entropy_purity_order(counts: np.ndarray, i: int, j: int, amount: float, *,
-                               ent=entropy) -> None:
+                               ent=entropy, label: str = "Ent") -> None:
     """Moving mass from a class j to a class i with p_i >= p_j (a purer D) cannot
-    raise the entropy (Ent is Schur-concave)."""
+    raise the impurity ``ent`` (entropy and Gini are Schur-concave)."""
     p = counts / counts.sum()
     if p[i] < p[j]:
         i, j = j, i
@@ -78,8 +78,8 @@ def check_entropy_purity_order(counts: np.ndarray, i: int, j: int, amount: float
     q[i] += moved
     q[j] -= moved
     before, after = ent(p), ent(q)
-    evidence.worst("Ent(purer) - Ent(D)", after - before)
-    assert_leq(after, before, label="Ent(purer) / Ent(D)", tol=EXACT_ARITHMETIC)
+    evidence.worst(f"{label}(purer) - {label}(D)", after - before)
+    assert_leq(after, before, label=f"{label}(purer) / {label}(D)", tol=EXACT_ARITHMETIC)
 
 
 @claim(
@@ -270,3 +270,19 @@ def check_gini_index(table: np.ndarray, *, index_fn=gini_index) -> None:
 @example(table=np.array([[1, 2], [2, 4]]))
 def gini_index_def(table):
     check_gini_index(table)
+
+
+@claim(
+    id="tree.gini_lower_means_purer",
+    source="003 §2.3 (2.5)",
+    statement="Like the entropy, the smaller Gini(D), the purer D: making D purer (moving "
+    "probability from a class to an at-least-as-frequent one) never increases Gini(D).",
+    method=Method.PROPERTY,
+    tags=("trees", "impurity"),
+)
+@given(counts=class_counts(), data=st.data(), amount=st.floats(0.0, 1.0))
+def gini_lower_means_purer(counts, data, amount):
+    K = counts.shape[0]
+    i = data.draw(st.integers(0, K - 1))
+    j = data.draw(st.integers(0, K - 1))
+    check_entropy_purity_order(counts, i, j, amount, ent=gini, label="Gini")

@@ -77,12 +77,13 @@ def test_entropy_range_check_refutes_broken_entropies(broken):
     assert_refutes(check)
 
 
-def test_purity_order_check_refutes_a_sign_flipped_entropy():
+@pytest.mark.parametrize("impurity", [entropy, gini], ids=["entropy", "gini"])
+def test_purity_order_check_refutes_a_sign_flipped_impurity(impurity):
     @given(counts=class_counts(), i=st.integers(0, 5), j=st.integers(0, 5),
            amount=st.floats(0, 1))
     def check(counts, i, j, amount):
         K = counts.shape[0]
-        check_entropy_purity_order(counts, i % K, j % K, amount, ent=lambda p: -entropy(p))
+        check_entropy_purity_order(counts, i % K, j % K, amount, ent=lambda p: -impurity(p))
 
     assert_refutes(check)
 
