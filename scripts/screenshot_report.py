@@ -2,20 +2,22 @@
 
 Usage (after ``mltheory verify``, which writes ``verification-report.html``)::
 
-    python scripts/screenshot_report.py [REPORT.html] [--out DIR] [--browser PATH]
+    python scripts/screenshot_report.py [REPORT.html] [--out DIR] [--claim ID] [--browser PATH]
 
 writes three PNG files into DIR (default ``screenshots/``):
 
 - ``report-top.png``: the top of the page (summary bar, filters, navigation);
 - ``report-erratum.png``: the first erratum (as the note says / what is wrong /
   counterexample / corrected claim);
-- ``report-plot.png``: the first claim that has a plot.
+- ``report-plot.png``: the first claim that has a plot, or the claim ``--claim ID``.
 
 It needs the ``playwright`` Python package (in the test extras: ``pip install -e
 ".[test]"``) and a
 Chromium binary installed by the system (Debian: ``apt-get install chromium``); it
 never downloads a browser. ``--browser`` or ``$MLTHEORY_CHROMIUM`` name the binary,
 otherwise ``chromium``, ``chromium-browser`` or ``google-chrome`` on PATH is used.
+The notes' Chinese section marks (§二) need a CJK font on the machine (Debian:
+``fonts-wqy-microhei``); without one they show as boxes.
 """
 
 from __future__ import annotations
@@ -43,8 +45,11 @@ def find_browser(explicit: str | None = None) -> str | None:
     return None
 
 
-def take_screenshots(report: Path, out: Path, browser: str) -> list[Path]:
-    """Write the three screenshots of ``report`` into ``out``; return their paths."""
+def take_screenshots(report: Path, out: Path, browser: str,
+                     claim: str | None = None) -> list[Path]:
+    """Write the three screenshots of ``report`` into ``out``; return their paths.
+    ``claim`` names the claim whose card is the plot screenshot (default: the first
+    claim with a plot)."""
     from playwright.sync_api import sync_playwright
 
     out.mkdir(parents=True, exist_ok=True)
@@ -63,7 +68,10 @@ def take_screenshots(report: Path, out: Path, browser: str) -> list[Path]:
                 erratum.scroll_into_view_if_needed()
                 shots.append(out / "report-erratum.png")
                 erratum.screenshot(path=shots[-1])
-            plotted = page.locator("article.claim:has(figure.plot)").first
+            if claim:
+                plotted = page.locator(f"article.claim[id='c-{claim}']")
+            else:
+                plotted = page.locator("article.claim:has(figure.plot)").first
             if plotted.count():
                 plotted.scroll_into_view_if_needed()
                 shots.append(out / "report-plot.png")
@@ -78,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("report", nargs="?", default="verification-report.html",
                         help="the HTML report (default: verification-report.html)")
     parser.add_argument("--out", default="screenshots", help="output directory")
+    parser.add_argument("--claim", default=None, metavar="ID",
+                        help="the claim whose card to show for the plot (default: the first "
+                             "claim with a plot)")
     parser.add_argument("--browser", default=None, help="path or name of the Chromium binary")
     args = parser.parse_args(argv)
     report = Path(args.report)
@@ -91,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
               "chromium`, or pass --browser PATH)", file=sys.stderr)
         return 2
     try:
-        shots = take_screenshots(report, Path(args.out), browser)
+        shots = take_screenshots(report, Path(args.out), browser, args.claim)
     except ImportError:
         print("screenshot_report: the playwright package is missing "
               "(pip install -e \".[test]\")", file=sys.stderr)
