@@ -19,6 +19,7 @@ from mltheory.report import (
     _LABELS,
     _ORDER,
     NOTE_TITLES,
+    PROBLEM_VERDICTS,
     SECTION_TITLES,
     group_by_source,
     metric_text,
@@ -31,7 +32,6 @@ __all__ = ["render_html"]
 
 #: Lines of a counterexample shown in an erratum card; the claim's card has all of it.
 ERRATUM_COUNTEREXAMPLE_LINES = 12
-_PROBLEM_VERDICTS = ("FAILED", "NOT_REFUTED", "ERROR")
 
 
 def _environment() -> Any:
@@ -134,7 +134,7 @@ def render_html(
         "verdicts": verdicts,
         "methods": methods,
         "tags": tags,
-        "problems": [views[r["id"]] for r in rows if r["verdict"] in _PROBLEM_VERDICTS],
+        "problems": [views[r["id"]] for r in rows if r["verdict"] in PROBLEM_VERDICTS],
         "errata": [views[r["id"]] for r in rows if r["expect"] == "REFUTED"],
         "groups": [{"group": g, "claims": cs, "tally": verdict_tally(c["row"] for c in cs)}
                    for g, cs in groups],

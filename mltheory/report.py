@@ -79,6 +79,9 @@ SECTION_TITLES = {
 
 _CHINESE_NUMERALS = {c: i for i, c in enumerate("一二三四五六七八九十", start=1)}
 
+#: Verdicts that are failures of the suite itself, listed first under "Problems".
+PROBLEM_VERDICTS = ("FAILED", "NOT_REFUTED", "ERROR")
+
 DECISION_RULE = (
     "Simulation claims are refuted only when a one-sided Clopper-Pearson bound on the "
     f"observed frequency, at confidence {DEFAULT_CONFIDENCE:.7g}, lies on the wrong side of "
@@ -346,7 +349,7 @@ def render_markdown(doc: Mapping[str, Any], *, html_name: str | None = None) -> 
                    f"[{html_name}]({html_name}) (and the JSON report).\n")
     out.append(f"Decision rule: {doc['decision_rule']}\n")
 
-    problems = [r for r in rows if r["verdict"] in ("FAILED", "NOT_REFUTED", "ERROR")]
+    problems = [r for r in rows if r["verdict"] in PROBLEM_VERDICTS]
     if problems:
         out.append("## Problems\n")
         out.append("Claims whose verdict is a failure of the suite itself (a bug in an "
