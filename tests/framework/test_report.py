@@ -146,3 +146,8 @@ def test_verify_writes_markdown_json_and_html_next_to_it(small_doc, tmp_path, mo
     assert main(["verify", "perceptron.threshold_absorbed_as_w0", "--report", "s.md",
                  "--json", "", "--html", "elsewhere.html"]) == 0
     assert (tmp_path / "elsewhere.html").exists() and not (tmp_path / "s.html").exists()
+
+
+def test_a_sweep_with_an_html_path_is_a_usage_error(capsys):
+    assert main(["verify", "perceptron.*", "--seeds", "1-2", "--html", "sweep.html"]) == 2
+    assert "--html is for single-seed runs" in capsys.readouterr().err
