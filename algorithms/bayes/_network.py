@@ -8,6 +8,9 @@ per variable, ``cpts[i][pa_values..., v] = P(x_i = v | pi_i = pa_values)`` with 
 the order of ``parents[i]`` and the variable itself last. The joint is
 ``P_B(x) = prod_i theta_{x_i | pi_i}``.
 
+Independence queries (the book's §7.5.1): :meth:`BayesianNetwork.d_separated` by the
+moral graph of the ancestral set.
+
 Scores (5.10)-(5.12): ``s(B | D) = f |B| - LL(B | D)`` with ``|B|`` the number of free
 parameters, ``sum_i (cards[i] - 1) prod_{j in pi_i} cards[j]``, and ``LL(B | D) =
 sum_x log P_B(x)`` (5.11). ``f = 1`` is AIC, ``f = (1/2) log m`` is BIC, ``f = 0`` leaves
@@ -18,11 +21,14 @@ the empirical conditional frequencies (5.13) (:func:`fit_cpts`).
 from __future__ import annotations
 
 import graphlib
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy.sparse import csr_array
+from scipy.sparse.csgraph import connected_components
 from scipy.special import logsumexp
 
 from algorithms._validation import (
@@ -215,6 +221,47 @@ class BayesianNetwork:
             blanket |= set(self.parents[c])
         blanket.discard(i)
         return blanket
+
+    def ancestors(self, nodes: Sequence[int]) -> set[int]:
+        """``nodes`` and all their ancestors."""
+        out, stack = set(), list(nodes)
+        while stack:
+            v = stack.pop()
+            if v not in out:
+                out.add(v)
+                stack.extend(self.parents[v])
+        return out
+
+    def moral_graph(self, nodes: Sequence[int] | None = None) -> np.ndarray:
+        """Adjacency (bool, d x d, symmetric) of the moral graph of the subgraph induced
+        by ``nodes`` (default: all): parent-child edges made undirected, and the parents
+        of each child married."""
+        keep = set(range(self.n_variables)) if nodes is None else set(nodes)
+        A = np.zeros((self.n_variables, self.n_variables), dtype=bool)
+        for child in keep:
+            pa = [p for p in self.parents[child] if p in keep]
+            for p in pa:
+                A[p, child] = A[child, p] = True
+            for a, b in itertools.combinations(pa, 2):
+                A[a, b] = A[b, a] = True
+        return A
+
+    def d_separated(self, x: Sequence[int], y: Sequence[int], given: Sequence[int] = ()
+                    ) -> bool:
+        """(Book, §7.5.1) True when ``given`` d-separates the sets ``x`` and ``y``: in the
+        moral graph of the ancestral set of ``x | y | given``, with ``given`` removed, no
+        path joins ``x`` and ``y`` (connected components by scipy)."""
+        d = self.n_variables
+        sets = [[check_int(v, name, low=0, high=d - 1) for v in vs]
+                for vs, name in ((x, "x"), (y, "y"), (given, "given"))]
+        xs, ys, zs = (set(v) for v in sets)
+        if (xs & ys) or (xs & zs) or (ys & zs) or not xs or not ys:
+            raise ValueError("x, y and given must be disjoint, with x and y non-empty.")
+        A = self.moral_graph(self.ancestors(xs | ys | zs))
+        A[list(zs), :] = False
+        A[:, list(zs)] = False
+        _, label = connected_components(csr_array(A), directed=False)
+        return not ({label[v] for v in xs} & {label[v] for v in ys})
 
     def _require_cpts(self) -> list[np.ndarray]:
         if self.cpts is None:

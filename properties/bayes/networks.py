@@ -64,11 +64,12 @@ def sample_from_joint(model: NetworkModel, n: int, rng) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
-def check_joint(model: NetworkModel) -> None:
+def check_joint(model: NetworkModel, joint_of=exact_network_joint) -> None:
     """(5.9) normalises (exactly), the library's joint table and log-probabilities equal
     the rational products, and each CPT is the joint's conditional of the variable given
-    its parents (where the parent value has positive probability)."""
-    joint = exact_network_joint(model)
+    its parents (where the parent value has positive probability). ``joint_of`` builds
+    the joint from the model (the product of (5.9) by default)."""
+    joint = joint_of(model)
     assert sum(joint.values()) == 1, f"the joint sums to {sum(joint.values())}"
     net = BayesianNetwork(model.parents, model.float_cpts())
     table = net.joint_table()
@@ -172,6 +173,65 @@ def pairwise_parameters_as_written(pair):
     if edge_conditionals(a) == edge_conditionals(b):
         assert exact_network_joint(a) == exact_network_joint(b), (
             "same edge-wise conditionals, different joints")
+
+
+def independent_given(joint: dict, xs, ys, zs) -> bool:
+    """``P(x, y | z) = P(x | z) P(y | z)`` for every value, exactly (rationals)."""
+    def marg(keys):
+        out: dict = {}
+        for s, p in joint.items():
+            k = tuple(s[v] for v in keys)
+            out[k] = out.get(k, Fraction(0)) + p
+        return out
+
+    xs, ys, zs = list(xs), list(ys), list(zs)
+    pxyz, pxz, pyz, pz = marg(xs + ys + zs), marg(xs + zs), marg(ys + zs), marg(zs)
+    for k, p in pxyz.items():
+        kx, ky, kz = k[:len(xs)], k[len(xs):len(xs) + len(ys)], k[len(xs) + len(ys):]
+        if p * pz[kz] != pxz[kx + kz] * pyz[ky + kz]:
+            return False
+    for kx_z, a in pxz.items():  # cells with P(x, y, z) = 0 but positive marginals
+        for ky_z, b in pyz.items():
+            if kx_z[len(xs):] == ky_z[len(ys):]:
+                kz = kx_z[len(xs):]
+                full = kx_z[:len(xs)] + ky_z[:len(ys)] + kz
+                if pxyz.get(full, Fraction(0)) * pz[kz] != a * b:
+                    return False
+    return True
+
+
+def check_d_separation(model: NetworkModel, separated=None) -> None:
+    """Every triple (x, y, Z) of disjoint variable sets (x, y single variables) that the
+    criterion calls d-separated is conditionally independent in the joint (5.9)."""
+    net = BayesianNetwork(model.parents, model.float_cpts())
+    sep = separated or net.d_separated
+    joint = exact_network_joint(model)
+    d = len(model.cards)
+    for x, y in itertools.combinations(range(d), 2):
+        rest = [v for v in range(d) if v not in (x, y)]
+        for r in range(len(rest) + 1):
+            for zs in itertools.combinations(rest, r):
+                if sep([x], [y], list(zs)):
+                    assert independent_given(joint, [x], [y], zs), (
+                        f"x_{x} and x_{y} are called d-separated by {list(zs)} but are "
+                        "dependent given them")
+                    tally("d-separated triples checked")
+                elif not independent_given(joint, [x], [y], zs):
+                    tally("d-connected triples found dependent")
+
+
+@claim(
+    id="bn.d_separation",
+    source="003 §5.6 (5.9)",
+    statement="(Book's independence queries on B = <G, Theta>) if Z d-separates x and y in "
+    "G (moral graph of the ancestral set, Z removed, no path), then x and y are "
+    "conditionally independent given Z under P_B, whatever the CPTs.",
+    method=Method.ENUMERATION,
+    tags=("bayes", "network"),
+)
+@given(model=network_models(max_variables=4, max_card=2))
+def d_separation(model):
+    check_d_separation(model)
 
 
 # ---------------------------------------------------------------------------
@@ -450,7 +510,16 @@ LIMIT_SQUARINGS = 40
 LIMIT_TV = 1e-8
 
 
-def check_gibbs(model: NetworkModel, ev: dict[int, int], rng, *, n_chains: int) -> None:
+def gibbs_final_states(net: BayesianNetwork, ev: dict[int, int], n_chains: int, burn_in: int,
+                       seed: int) -> np.ndarray:
+    """One state per chain after ``burn_in`` sweeps of the library's sampler, (C, d)."""
+    res = gibbs_sampling(net, ev, n_samples=1, burn_in=burn_in, n_chains=n_chains,
+                         random_state=seed)
+    return res.samples[:, 0, :]
+
+
+def check_gibbs(model: NetworkModel, ev: dict[int, int], rng, *, n_chains: int,
+                sampler=gibbs_final_states) -> None:
     """Gibbs sampling with evidence (§5.6.2). Convergence, exactly: the law of the chain
     (uniform start, systematic scan, transition matrices written here) after 2^40 sweeps
     is the posterior. Estimates, statistically: after a burn-in B, the frequency of every
@@ -468,9 +537,7 @@ def check_gibbs(model: NetworkModel, ev: dict[int, int], rng, *, n_chains: int) 
     B, tv = next(((b, t) for b, t in zip(GIBBS_SWEEPS, tvs, strict=True) if t <= GIBBS_TV),
                  (GIBBS_SWEEPS[-1], tvs[-1]))
     evidence.worst("total variation of the chain's law after the burn-in used", tv)
-    res = gibbs_sampling(net, ev, n_samples=1, burn_in=B, n_chains=n_chains,
-                         random_state=int(rng.integers(2**31 - 1)))
-    samples = res.samples[:, 0, :]
+    samples = sampler(net, ev, n_chains, B, int(rng.integers(2**31 - 1)))
     states = list(itertools.product(*[range(net.cards[i]) for i in free]))
     for k, var in enumerate(free):
         for val in range(net.cards[var]):

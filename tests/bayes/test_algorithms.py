@@ -397,3 +397,14 @@ def test_categorical_mixture_warns_when_not_converged():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         CategoricalMixture(2, random_state=0, max_iter=500).fit(X)
+
+
+def test_d_separation_on_the_sprinkler_network():
+    net = sprinkler()
+    assert net.d_separated([1], [2], [0])  # fork: independent given the common cause
+    assert not net.d_separated([1], [2], [0, 3])  # conditioning on the collider connects
+    assert not net.d_separated([0], [3])
+    with pytest.raises(ValueError, match="disjoint"):
+        net.d_separated([1], [1])
+    with pytest.raises(ValueError, match="x"):
+        net.d_separated([9], [1])

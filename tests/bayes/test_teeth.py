@@ -286,6 +286,36 @@ def test_a_search_recording_the_wrong_scores_is_refuted():
     assert_refutes(check)
 
 
+def skeleton_separated(model):
+    """Separation in the undirected skeleton (no moralisation): misses explaining away."""
+    net = BayesianNetwork(model.parents, model.float_cpts())
+    A = np.zeros((net.n_variables,) * 2, dtype=bool)
+    for p, c in net.edges:
+        A[p, c] = A[c, p] = True
+
+    def separated(x, y, zs):
+        B = A.copy()
+        B[list(zs), :] = False
+        B[:, list(zs)] = False
+        reach, stack = set(), list(x)
+        while stack:
+            v = stack.pop()
+            if v not in reach:
+                reach.add(v)
+                stack.extend(np.flatnonzero(B[v]).tolist())
+        return not (reach & set(y))
+
+    return separated
+
+
+def test_separation_without_moralisation_is_refuted():
+    @given(model=network_models(max_variables=4, max_card=2, positive=True))
+    def check(model):
+        networks.check_d_separation(model, separated=skeleton_separated(model))
+
+    assert_refutes(check)
+
+
 def forward_sampler(net: BayesianNetwork, ev, n_chains, burn_in, seed):
     """Ancestral sampling with the evidence overwritten: ignores what the evidence says
     about its ancestors."""
