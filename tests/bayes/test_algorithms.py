@@ -408,3 +408,41 @@ def test_d_separation_on_the_sprinkler_network():
         net.d_separated([1], [1])
     with pytest.raises(ValueError, match="x"):
         net.d_separated([9], [1])
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda X: fit_cpts([(1,), (0,), (), ()], X, [2, 2, 2, 2]), "acyclic"),
+        (lambda X: fit_cpts(PARENTS, X, [2, 2, 2, 0]), "cards"),
+        (lambda X: fit_cpts(PARENTS, X, [2, 2, 2, 2], alpha=-1.0), "alpha"),
+        (lambda X: fit_cpts(PARENTS, np.where(X == 1, np.nan, X), [2, 2, 2, 2]), "NaN"),
+        (lambda X: network_score(PARENTS, X, [2, 2, 2, 2], f=-1.0), "score"),
+        (lambda X: hill_climb(X, [2, 2, 2, 2], score="mdl"), "score"),
+        (lambda X: hill_climb(X, [2, 2, 2, 2], start=[(1,), (0,), (), ()]), "acyclic"),
+        (lambda X: gibbs_sampling(sprinkler(), {3: 1}, n_samples=0), "n_samples"),
+        (lambda X: gibbs_sampling(sprinkler(), {3: 1}, burn_in=-1), "burn_in"),
+        (lambda X: gibbs_sampling(sprinkler(), {3: 1}, random_state="x"), "random_state"),
+        (lambda X: gibbs_query(sprinkler(), {}, {3: 1}), "query"),
+        (lambda X: gibbs_query(sprinkler(), {3: 0}, {3: 1}), "query"),
+        (lambda X: sprinkler().posterior([0, 0]), "query"),
+        (lambda X: sprinkler().sample(-1), "n_samples"),
+        (lambda X: BayesianNetwork(PARENTS).n_parameters, "cards"),
+        (lambda X: BayesianNetwork(PARENTS, cards=[2, 2, 2, 2]).log_prob(X), "CPTs"),
+        (lambda X: fit_cpts_em(PARENTS, X, [2, 2, 2, 2], max_iter=0), "max_iter"),
+        (lambda X: fit_cpts_em(PARENTS, X, [2, 2, 2, 2],
+                               initial_cpts=[[np.ones(2), *CPTS[1:]]]), r"cpts\[0\]"),
+    ],
+)
+def test_network_functions_refuse_bad_input(call, match):
+    X = sprinkler().sample(50, random_state=3)
+    with pytest.raises(ValueError, match=match):
+        call(X)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_categorical_mixture_refuses_non_finite_data(bad):
+    X, _ = categorical_data()
+    X[0, 0] = bad
+    with pytest.raises(ValueError, match="NaN|infinity"):
+        CategoricalMixture().fit(X)
