@@ -7,6 +7,7 @@ import functools
 import importlib
 import inspect
 import pkgutil
+import re
 import sys
 import time
 import traceback
@@ -160,10 +161,15 @@ def select(
     return out
 
 
+# "Generator(PCG64) at 0x7F55CA8FB760": a memory address in a repr differs from process
+# to process; the report keeps the object and drops where it happened to live.
+_ADDRESS = re.compile(r"\s+at 0x[0-9a-fA-F]{6,}")
+
+
 def _refutation_text(exc: BaseException) -> str:
     lines = [f"{type(exc).__name__}: {exc}".rstrip(": ")]
     lines.extend(str(n) for n in getattr(exc, "__notes__", ()))
-    return "\n".join(lines).strip()
+    return _ADDRESS.sub("", "\n".join(lines).strip())
 
 
 def _check_kwargs(func: Callable[..., object], rng_factory: Callable[[], object], scale: int):

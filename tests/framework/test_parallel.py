@@ -69,6 +69,11 @@ PAR_MODULE = textwrap.dedent('''
     def skips():
         raise SkipClaim("needs a GPU")
 
+    @claim(id="parcheck.address", source="003 §9.4", statement="A refutation showing an object.",
+           method=Method.ENUMERATION)
+    def address(rng):
+        assert False, f"state {rng}"
+
     @claim(id="parcheck.coin", source="003 §9.5", statement="A coin that lands heads.",
            method=Method.SIMULATION)
     def coin(rng):
@@ -113,6 +118,8 @@ def test_jobs_give_the_results_of_a_serial_run(par_claims):
     verdicts = {r.claim.id: r.verdict.value for r in parallel.results}
     assert verdicts["parcheck.crashes"] == "ERROR" and verdicts["parcheck.skips"] == "SKIPPED"
     assert verdicts["parcheck.wrong"] == "ERRATUM_CONFIRMED"
+    shown = next(r for r in parallel.results if r.claim.id == "parcheck.address")
+    assert shown.counterexample == "AssertionError: state Generator(PCG64)"  # no address
 
 
 def test_a_worker_that_cannot_find_a_claim_stops_the_run(par_claims):
