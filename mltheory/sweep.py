@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mltheory.claims import Claim
-from mltheory.report import summary_line
 from mltheory.results import Result, Verdict
 from mltheory.runner import ProgressCallback, run_tasks
 
@@ -217,7 +216,7 @@ def _fmt(value: Any) -> str:
 def _verdict_cell(row: Mapping[str, Any]) -> str:
     parts = []
     for verdict, n in row["verdict_counts"].items():
-        seeds = [s for s, v in row["verdicts"].items() if v == verdict]
+        seeds = sorted((s for s, v in row["verdicts"].items() if v == verdict), key=int)
         where = f" (seeds {', '.join(seeds)})" if row["flipped"] and len(seeds) <= 5 else ""
         parts.append(f"{verdict} ×{n}{where}")
     return ", ".join(parts) or "not run"
@@ -242,8 +241,15 @@ def render_sweep_markdown(doc: Mapping[str, Any]) -> str:
     if doc.get("interrupted"):
         out.append("**Partial report: the sweep was interrupted before every claim ran "
                    "under every seed.**\n")
-    out.append("Per seed: " + "; ".join(f"seed {s}: {summary_line(c)}"
-                                        for s, c in doc["per_seed"].items()) + "\n")
+    verdicts = [v.value for v in Verdict]
+    out.append("| seed | run | " + " | ".join(v.lower().replace("_", " ") for v in verdicts)
+               + " |")
+    out.append("|---" * (len(verdicts) + 2) + "|")
+    for s in seeds:
+        counts = doc["per_seed"][str(s)]
+        out.append(f"| {s} | {counts['run']} | "
+                   + " | ".join(str(counts.get(v, 0)) for v in verdicts) + " |")
+    out.append("")
     problems = [r for r in doc["claims"] if r["flipped"] or r["failing_seeds"]]
     if problems:
         out.append("## Problems\n")
