@@ -14,6 +14,8 @@ impurity, zero for an empty subset, so the decrease of a split of D into D^v is
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy.special import xlogy
 
@@ -45,6 +47,17 @@ def _weighted_entropy_first(stats: np.ndarray) -> np.ndarray:
 __all__ = ["ClassificationCriterion", "SquaredErrorCriterion"]
 
 
+def xlogx(x: float) -> float:
+    """``scipy.special.xlogy(x, x)`` for one float: ``0`` at 0, else ``x * log(x)`` (the
+    same C library logarithm)."""
+    return 0.0 if x == 0 else x * math.log(x)
+
+
+def max_zero(x: float) -> float:
+    """``np.maximum(x, 0.0)`` for one float (NaN and -0.0 kept as numpy keeps them)."""
+    return x if x >= 0.0 or x != x else 0.0
+
+
 class ClassificationCriterion:
     """Entropy (ID3 / C4.5) or Gini (CART) on weighted class counts."""
 
@@ -67,6 +80,35 @@ class ClassificationCriterion:
     def weighted(self, stats: np.ndarray) -> np.ndarray:
         """``W * impurity`` of each stats vector (first axis)."""
         return self._weighted(stats)
+
+    def weighted_node(self, totals: np.ndarray) -> float:
+        """``float(weighted(totals))`` for one stats vector (K,)."""
+        return self.weighted_floats(totals.tolist())
+
+    def weighted_floats(self, counts: list[float]) -> float:
+        """``weighted`` of one stats vector given as a list, in plain floats: the same
+        operations in the same order as the array version (so the same result to the
+        last bit), without numpy's per-call overhead on tiny inputs."""
+        total = counts[0]
+        for c in counts[1:]:
+            total += c
+        if self.kind == "gini":
+            squares = counts[0] * counts[0]
+            for c in counts[1:]:
+                squares += c * c
+            return total - (squares / total if total > 0 else 0.0)
+        logs = xlogx(counts[0])
+        for c in counts[1:]:
+            logs += xlogx(c)
+        return (xlogx(total) - logs) / _LN2
+
+    @staticmethod
+    def weight_floats(counts: list[float]) -> float:
+        """``weight`` of one stats vector given as a list (same order of additions)."""
+        total = counts[0]
+        for c in counts[1:]:
+            total += c
+        return total
 
     @staticmethod
     def weight(stats: np.ndarray) -> np.ndarray:
@@ -98,6 +140,22 @@ class SquaredErrorCriterion:
         wr = w * r
         totals = np.array([total, float(wr.sum()), float(wr @ r)])
         return totals, np.array([mean]), bool(y.min() == y.max())
+
+    def weighted_node(self, totals: np.ndarray) -> float:
+        """``float(weighted(totals))`` for one stats vector (3,)."""
+        return self.weighted_floats(totals.tolist())
+
+    @staticmethod
+    def weighted_floats(stats: list[float]) -> float:
+        """``weighted`` of one stats vector given as a list, in plain floats (the same
+        operations, so the same result to the last bit)."""
+        w, s1, s2 = stats
+        return max_zero(s2 - (s1 * s1 / w if w > 0 else 0.0))
+
+    @staticmethod
+    def weight_floats(stats: list[float]) -> float:
+        """``weight`` of one stats vector given as a list."""
+        return stats[0]
 
     @staticmethod
     def weighted(stats: np.ndarray) -> np.ndarray:

@@ -30,6 +30,16 @@ The grower works node by node from an explicit stack. At a node holding the rows
 
 Rows are kept, per continuous attribute, in sorted order from the root down: a split
 partitions each sorted list stably (one boolean gather per level), so no node sorts.
+
+Fully grown trees have about one node per training row, so the cost per node decides
+the fit time. The common case (continuous attributes only, no missing-value mode, no
+pre-pruning, positive weights: every CART, regression tree and random-forest tree) runs
+a leaner loop, :meth:`_Grower._grow_plain`, that builds the very same tree: nodes are
+tuples, sorted lists hold global row ids (no renumbering), the split search returns
+arrays instead of per-attribute objects, single-row leaves get their statistics in one
+batch at the end, and two-row nodes are split in plain floats. Every shortcut repeats
+the general path's arithmetic operation for operation (same sums in the same order,
+same random draws), so thresholds, scores, ties and node numbering agree to the bit.
 """
 
 from __future__ import annotations
@@ -38,7 +48,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from algorithms.trees._impurity import entropy
+from algorithms.trees._criteria import max_zero, xlogx
+from algorithms.trees._impurity import _LN2, _weighted_entropy, entropy
 from algorithms.trees._structure import LEAF, Tree, category_codes
 
 __all__ = ["GrowSettings", "grow_tree"]
@@ -195,6 +206,9 @@ class _Grower:
         self.continuous = np.flatnonzero(~cat)
         self.discrete = tuple(int(f) for f in np.flatnonzero(cat))
         self.position = {int(f): i for i, f in enumerate(self.continuous)}
+        #: row of each continuous attribute in the ``order`` arrays (-1: discrete)
+        self.order_row = np.full(d, LEAF, dtype=np.intp)
+        self.order_row[self.continuous] = np.arange(self.continuous.shape[0])
         self.domains = [
             np.unique(X[~np.isnan(X[:, f]), f]) if cat[f] else None for f in range(d)
         ]
@@ -210,6 +224,8 @@ class _Grower:
         n = self.X.shape[0]
         order = np.argsort(self.XT[self.continuous], axis=1, kind="stable")
         root = self.builder.add(LEAF, 0, 1.0)
+        if self._plain():
+            return self._grow_plain(root, order)
         work = _Work(root, np.arange(n), self.w.copy(), order, self.discrete, 0)
         if self.validation is not None:
             work.vrows = np.arange(self.validation[0].shape[0])
@@ -218,6 +234,228 @@ class _Grower:
         while stack:
             stack.extend(reversed(self._process(stack.pop())))
         return self.builder.finish(self.domains, self.classification)
+
+    # ------------------------------------------------------------------ plain growth
+    def _plain(self) -> bool:
+        """Whether the common case applies: continuous attributes only, no missing-value
+        mode, no pre-pruning and positive weights (every row reaches exactly one child
+        of a split, with its own weight)."""
+        return (
+            not self.discrete
+            and not self.s.missing
+            and self.validation is None
+            and bool(np.all(self.w > 0))
+        )
+
+    def _grow_plain(self, root: int, order: np.ndarray) -> Tree:
+        """TreeGenerate in the common case, without the general path's per-node objects.
+
+        It makes the same tree as :meth:`_process` (same statistics computed by the same
+        array operations, same random draws in the same order, same node numbering); it
+        only skips what cannot happen here (missing values, discrete attributes,
+        validation rows, empty branches) and keeps a node as a tuple
+        ``(node, rows, w, order, depth, W)`` where ``order`` holds the node's global row
+        ids sorted by each attribute (None for a node of one or two rows, which does not
+        need it). A single-row node is always a leaf (pure): its statistics are computed
+        for all such leaves at once at the end.
+        """
+        s, crit, b = self.s, self.crit, self.builder
+        N = self.X.shape[0]
+        self.stats_buffer = np.zeros((crit.n_stats, N))  # statistics by global row id
+        side = np.zeros(N, dtype=bool)  # goes left? by global row id
+        single_nodes, single_rows, single_w = [], [], []
+        stack = [(root, np.arange(self.X.shape[0]), self.w.copy(), order, 0, float(self.w.sum()))]
+        while stack:
+            node, rows, w, order, depth, W = stack.pop()
+            n = rows.shape[0]
+            if n == 1:
+                single_nodes.append(node)
+                single_rows.append(rows[0])
+                single_w.append(w[0])
+                continue
+            yloc = self.y[rows]
+            totals, value, pure = crit.node(yloc, w)
+            weighted = crit.weighted_node(totals)
+            b.set(
+                node,
+                value=value,
+                class_counts=totals if self.classification else None,
+                n_node_samples=n,
+                weighted_n_node_samples=W,
+                impurity=weighted / W,
+            )
+            if pure or n < s.min_samples_split or depth >= self.max_depth:
+                continue
+            if n == 2:
+                split = self._split_two(rows, w, yloc, W, weighted / W)
+            else:
+                split = self._plain_split(rows, w, order, yloc, W, weighted / W)
+            if split is None:  # identical samples
+                continue
+            feature, score, decrease, threshold = split
+            if s.min_impurity_decrease > 0 and decrease < s.min_impurity_decrease:
+                continue
+            first = len(b.cols["feature"])
+            b.set(
+                node, feature=feature, threshold=threshold, first_child=first, n_children=2,
+                split_score=score, impurity_decrease=decrease,
+            )
+            if n == 2:  # two single-row children
+                low = 0 if self.XT[feature, rows[0]] <= threshold else 1
+                w_low, w_high = float(w[low]), float(w[1 - low])
+                both = 0.0 + w_low + w_high  # numpy's sum of the two
+                b.add(node, depth + 1, w_low / both)
+                b.add(node, depth + 1, w_high / both)
+                single_nodes += [first, first + 1]
+                single_rows += [rows[low], rows[1 - low]]
+                single_w += [w_low, w_high]
+                continue
+            left = self.XT[feature][rows] <= threshold
+            right = ~left
+            w_left, w_right = w[left], w[right]
+            W_left, W_right = float(w_left.sum()), float(w_right.sum())
+            both = W_left + W_right  # numpy's sum of the two
+            b.add(node, depth + 1, W_left / both)
+            b.add(node, depth + 1, W_right / both)
+            # each sorted list split stably (row ids are global: no renumbering); nodes
+            # of one or two rows do not use theirs
+            n_left = w_left.shape[0]
+            order_left = order_right = None
+            if max(n_left, n - n_left) > 2:
+                side[rows] = left
+                goes_left = side[order]
+                m = order.shape[0]
+                if n_left > 2:
+                    order_left = order[goes_left].reshape(m, n_left)
+                if n - n_left > 2:
+                    order_right = order[~goes_left].reshape(m, n - n_left)
+            stack.append((first + 1, rows[right], w_right, order_right, depth + 1, W_right))
+            stack.append((first, rows[left], w_left, order_left, depth + 1, W_left))
+        if single_nodes:
+            self._single_row_leaves(single_nodes, np.array(single_rows), np.array(single_w))
+        return b.finish(self.domains, self.classification)
+
+    def _single_row_leaves(self, nodes: list, rows: np.ndarray, w: np.ndarray) -> None:
+        """Statistics of the single-row leaves, all at once, equal element by element to
+        what :meth:`crit.node` gives for each alone: a sum or dot product of one term is
+        ``0.0 + term`` (numpy's reductions start from +0.0, which turns -0.0 into 0.0)."""
+        y = self.y[rows]
+        if self.classification:
+            totals = np.zeros((rows.shape[0], self.crit.n_stats))
+            totals[np.arange(rows.shape[0]), y] = w
+            values = totals / w[:, None]
+        else:
+            mean = (0.0 + w * y) / w
+            wr = w * (y - mean)
+            totals = np.column_stack([w, 0.0 + wr, 0.0 + wr * (y - mean)])
+            values = mean[:, None]
+        impurity = self.crit.weighted(np.ascontiguousarray(totals.T)) / w
+        c = self.builder.cols
+        for i, node in enumerate(nodes):
+            c["value"][node] = values[i]
+            c["class_counts"][node] = totals[i] if self.classification else None
+            c["n_node_samples"][node] = 1
+            c["weighted_n_node_samples"][node] = float(w[i])
+            c["impurity"][node] = float(impurity[i])
+
+    def _split_two(self, rows, w, yloc, W, impurity):
+        """:meth:`_plain_split` for a node of two rows, in plain floats.
+
+        Each attribute either ties the two rows (no split) or sorts them one way or the
+        other, so every attribute's best split is one of two computations: row 0 on the
+        left or row 1 on the left. They are done with the same operations, in the same
+        order, as the vectorised search (cumulative sums of two terms, ``right = total -
+        left``), so the choice, scores and thresholds are the same to the last bit.
+        """
+        s, crit = self.s, self.crit
+        d = self.continuous.shape[0]
+        k = s.max_features
+        if k is not None and k < d:  # the same draw as the vectorised search
+            perm = s.rng.permutation(d)
+            chunks = [np.sort(perm[:k]).tolist(), np.sort(perm[k:]).tolist()]
+        else:
+            chunks = [range(d)]
+        if s.min_samples_leaf > 1:  # a side would hold one row
+            return None
+        if self.classification:
+            K = crit.n_stats
+            stats = [[0.0] * K, [0.0] * K]
+            stats[0][yloc[0]], stats[1][yloc[1]] = float(w[0]), float(w[1])
+        else:
+            stats = crit.row_stats(yloc, w).T.tolist()
+        x = self.XT[:, rows].tolist()  # per attribute: [value of row 0, value of row 1]
+        outcome = [None, None]  # (score, decrease) with row 0 / row 1 on the left
+        for chunk in chunks:
+            features, gains, scores, thresholds = [], [], [], []
+            for f in chunk:
+                lo, hi = x[f]
+                if lo == hi:
+                    continue
+                first = 0 if lo < hi else 1
+                if first:
+                    lo, hi = hi, lo
+                if outcome[first] is None:
+                    outcome[first] = self._two_row_split(stats[first], stats[1 - first], W)
+                threshold = lo / 2.0 + hi / 2.0
+                if not lo <= threshold < hi:  # rounding at adjacent floats
+                    threshold = lo
+                features.append(f)
+                scores.append(outcome[first][0])
+                gains.append(outcome[first][1])
+                thresholds.append(threshold)
+            if features:
+                i = self._choose_index(np.array(gains), np.array(scores), impurity)
+                return features[i], scores[i], gains[i], thresholds[i]
+        return None
+
+    def _two_row_split(self, left: list, second: list, W: float) -> tuple[float, float]:
+        """``(score, decrease)`` of splitting two rows with statistics ``left`` (the
+        smaller value) and ``second``, as :meth:`_continuous_best` computes them."""
+        crit = self.crit
+        total = [a + b for a, b in zip(left, second, strict=True)]
+        right = [t - a for t, a in zip(total, left, strict=True)]
+        if self.classification:
+            right = [max_zero(r) for r in right]
+        child = crit.weighted_floats(left) + crit.weighted_floats(right)
+        decrease = (crit.weighted_floats(total) - child) / W
+        if not self.s.gain_ratio:
+            return decrease, decrease
+        w_left = crit.weight_floats(left)
+        sides = (w_left, max_zero(crit.weight_floats(total) - w_left))
+        both = 0.0 + sides[0] + sides[1]
+        info = (xlogx(both) - (0.0 + xlogx(sides[0]) + xlogx(sides[1]))) / _LN2
+        return float(np.divide(decrease, max_zero(info / both))), decrease
+
+    def _plain_split(self, rows, w, order, yloc, W, impurity):
+        """:meth:`_best_split` for continuous attributes only: ``(feature, score,
+        decrease, threshold)`` of the chosen split, or None (identical samples).
+
+        ``order`` holds the node's rows (global ids) sorted by each attribute; the
+        statistics go to the node's columns of a buffer indexed by global row id.
+        """
+        features = self.continuous
+        k = self.s.max_features
+        if k is not None and k < features.shape[0]:
+            perm = self.s.rng.permutation(features.shape[0])
+            chunks = [np.sort(features[perm[:k]]), np.sort(features[perm[k:]])]
+        else:
+            chunks = [features]
+        stats = self.stats_buffer
+        stats[:, rows] = self.crit.row_stats(yloc, w)
+        per_block = max(1, _BLOCK_ELEMENTS // max(1, rows.shape[0] * stats.shape[0]))
+        for chunk in chunks:
+            parts = []
+            for start in range(0, chunk.shape[0], per_block):
+                F = chunk[start : start + per_block]
+                P = order[F]  # (attributes are the rows of ``order`` in the common case)
+                parts.append(self._continuous_best(P, P, stats, F, W))
+            if len(parts) > 1:
+                parts = [tuple(np.concatenate(p) for p in zip(*parts, strict=True))]
+            F, score, decrease, threshold = parts[0]
+            if F.shape[0]:
+                i = self._choose_index(decrease, score, impurity)
+                return int(F[i]), float(score[i]), float(decrease[i]), float(threshold[i])
+        return None
 
     def _process(self, work: _Work) -> list[_Work]:
         s, crit = self.s, self.crit
@@ -296,15 +534,27 @@ class _Grower:
     def _choose(self, candidates: list[_Split], impurity: float) -> _Split:
         """The best candidate; scores within ``_TIE_RTOL * impurity`` tie (first wins)."""
         gains = np.array([c.decrease for c in candidates])
+        scores = np.array([c.score for c in candidates])
+        return candidates[self._choose_index(gains, scores, impurity)]
+
+    def _choose_index(self, gains: np.ndarray, scores: np.ndarray, impurity: float) -> int:
+        """Position of the best of the candidates (in attribute order) with these gains
+        and scores; scores within ``_TIE_RTOL * impurity`` tie (first wins)."""
+        if not (self.s.gain_ratio and self.s.above_average_gain):
+            listed = scores.tolist()
+            if all(v == v for v in listed):  # no NaN: the same choice in plain floats
+                bar = max(listed)
+                bar -= _TIE_RTOL * max(impurity, abs(bar))
+                return next(i for i, v in enumerate(listed) if v >= bar)
+        candidates = np.arange(gains.shape[0])
         if self.s.gain_ratio and self.s.above_average_gain:
             # C4.5's heuristic: only attributes with at least the average gain compete;
             # gains within rounding of the mean count as reaching it (equal gains average
             # to a mean one ulp above some of them).
             keep = gains >= gains.mean() - _TIE_RTOL * max(impurity, abs(gains.mean()))
-            candidates = [c for c, k in zip(candidates, keep, strict=True) if k]
-        scores = np.array([c.score for c in candidates])
+            candidates, scores = candidates[keep], scores[keep]
         slack = _TIE_RTOL * max(impurity, abs(scores.max()))
-        return candidates[int(np.argmax(scores >= scores.max() - slack))]
+        return int(candidates[np.argmax(scores >= scores.max() - slack)])
 
     def _evaluate(self, work: _Work, stats: np.ndarray, features: np.ndarray) -> list[_Split]:
         W = float(work.w.sum())
@@ -323,19 +573,33 @@ class _Grower:
 
     def _continuous(self, work, stats, F, W) -> list[_Split]:
         """Best bi-partition (2.8) of each continuous attribute in ``F``, vectorised."""
+        P = work.order[self.order_row[F]]  # local positions sorted by each attribute
+        best = self._continuous_best(work.rows[P], P, stats, F, W)
+        return [
+            _Split(int(f), float(score), float(decrease), float(threshold))
+            for f, score, decrease, threshold in zip(*best, strict=True)
+        ]
+
+    def _continuous_best(self, sorted_rows, P, stats, F, W) -> tuple[np.ndarray, ...]:
+        """Arrays ``(features, scores, decreases, thresholds)``: the best bi-partition
+        (2.8) of each attribute of ``F`` that has one (attribute order kept).
+
+        ``sorted_rows`` (m, n) are the node's training rows sorted by each attribute of
+        ``F``, ``P`` (m, n) the same rows as columns of ``stats``, their criterion
+        statistics; ``W`` is the node's weight. All attributes at once: one cumulative
+        sum per statistic.
+        """
         crit, L = self.crit, self.s.min_samples_leaf
-        n = work.rows.shape[0]
-        m = F.shape[0]
-        P = work.order[[self.position[int(f)] for f in F]]  # (m, n)
-        xs = self.XT[F[:, None], work.rows[P]]  # sorted values, NaN last
-        cum = stats[:, P]  # (s, m, n)
+        m, n = P.shape
+        xs = self.XT[F[:, None], sorted_rows]  # sorted values, NaN last
+        cum = np.take(stats, P, axis=1)  # (s, m, n)
         np.cumsum(cum, axis=2, out=cum)
         cols = np.arange(m)
         if self.s.missing:
             known = np.count_nonzero(~np.isnan(xs), axis=1)
             total = cum[:, cols, np.maximum(known - 1, 0)]  # statistics of the known rows
         else:
-            known = np.full(m, n)
+            known = None
             total = cum[:, :, -1]
         left = cum[:, :, :-1]
         right = total[:, :, None] - left
@@ -344,30 +608,32 @@ class _Grower:
         valid = xs[:, :-1] < xs[:, 1:]  # between two distinct values (NaN compares False)
         if L > 1 or self.s.missing:
             size = np.arange(1, n)
-            valid &= (size >= L) & ((known[:, None] - size) >= L)
-        child = crit.weighted(left)
-        child += crit.weighted(right)
+            known_rows = n if known is None else known[:, None]
+            valid &= (size >= L) & ((known_rows - size) >= L)
+        # W * impurity of every left side, every right side and the whole, in one pass
+        # (element by element the same arithmetic as three separate calls)
+        weighted = crit.weighted(np.concatenate([left, right, total[:, :, None]], axis=2))
+        child = weighted[:, : n - 1]
+        child += weighted[:, n - 1 : 2 * (n - 1)]
         np.copyto(child, np.inf, where=~valid)
-        w_known = crit.weight(total)
-        parent = crit.weighted(total)
+        parent = weighted[:, -1]
         lowest = child.min(axis=1)
         best = np.argmax(child <= (lowest + _TIE_RTOL * parent)[:, None], axis=1)
         best_child = child[cols, best]
-        out = []
-        for j in np.flatnonzero(np.isfinite(best_child)):
-            i = best[j]
-            lo, hi = xs[j, i], xs[j, i + 1]
-            threshold = lo / 2.0 + hi / 2.0
-            if not lo <= threshold < hi:  # rounding at adjacent floats
-                threshold = lo
-            # rho * (impurity(D~) - sum_v W_v / W~ impurity(D~_v)) = (parent - child) / W
-            decrease = (parent[j] - best_child[j]) / W
-            score = decrease
-            if self.s.gain_ratio:
-                w_left = float(crit.weight(left[:, j, i]))
-                score = decrease / entropy([w_left, max(w_known[j] - w_left, 0.0)])
-            out.append(_Split(int(F[j]), float(score), float(decrease), float(threshold)))
-        return out
+        j = np.flatnonzero(best_child < np.inf)  # the attributes that can split
+        i = best[j]
+        at = j * n + i  # flat position of the last row on the left side
+        lo, hi = xs.ravel()[at], xs.ravel()[at + 1]
+        threshold = lo / 2.0 + hi / 2.0
+        threshold = np.where((lo <= threshold) & (threshold < hi), threshold, lo)  # adjacent floats
+        # rho * (impurity(D~) - sum_v W_v / W~ impurity(D~_v)) = (parent - child) / W
+        decrease = (parent[j] - best_child[j]) / W
+        score = decrease
+        if self.s.gain_ratio:  # divided by the split's intrinsic value (2.4) in bits
+            w_left = crit.weight(left[:, j, i])
+            sides = np.stack([w_left, np.maximum(crit.weight(total)[j] - w_left, 0.0)], axis=-1)
+            score = decrease / np.maximum(_weighted_entropy(sides) / sides.sum(axis=-1), 0.0)
+        return F[j], score, decrease, threshold
 
     def _discrete(self, work, stats, f, W) -> _Split | None:
         """The multiway split of discrete attribute ``f`` (one branch per value)."""
