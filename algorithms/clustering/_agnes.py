@@ -93,7 +93,7 @@ def agglomerate(M: np.ndarray, n_clusters: int, linkage: str) -> Agglomeration:
         i = int(np.argmin(nn_d))
         j = int(nn[i])
         a, b = min(i, j), max(i, j)
-        merges[t] = ids[a], ids[b]
+        merges[t] = min(ids[a], ids[b]), max(ids[a], ids[b])
         distances[t] = nn_d[i]
         new = _lance_williams(linkage, M[a], M[b], size[a], size[b])
         new[a] = new[b] = np.inf

@@ -24,6 +24,7 @@ from numpy.typing import ArrayLike
 from scipy import sparse
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.exceptions import ConvergenceWarning
+from threadpoolctl import threadpool_limits
 
 from algorithms._validation import (
     check_array_argument,
@@ -92,6 +93,8 @@ class _Lloyd:
         self.X = X - self.shift
         self.x_sq = np.einsum("ij,ij->i", self.X, self.X)
         self.rows = np.arange(X.shape[0])
+        self.ones = np.ones(X.shape[0])
+        self.indptr = np.arange(X.shape[0] + 1)
         self.k = centres.shape[0]
         self.empty_rule = empty_rule
         self.run = _LloydRun(centres=centres - self.shift, labels=np.zeros(0, dtype=np.intp),
@@ -146,9 +149,10 @@ class _Lloyd:
         if self.empty_rule == "relocate" and np.any(counts == 0):
             self._relocate(labels, dist, counts)
             run.labels = labels
-        one_hot = sparse.csr_matrix((np.ones_like(self.x_sq), (labels, self.rows)),
-                                    shape=(self.k, self.X.shape[0]))
-        sums = one_hot @ self.X
+        # one row per sample with a single 1 in its cluster's column: M^T X sums the clusters
+        one_hot = sparse.csr_matrix((self.ones, labels, self.indptr),
+                                    shape=(self.X.shape[0], self.k))
+        sums = one_hot.T @ self.X
         filled = counts > 0
         new = run.centres.copy()
         new[filled] = sums[filled] / counts[filled, None]
@@ -163,7 +167,18 @@ class _Lloyd:
 
 def lloyd(X: np.ndarray, centres: np.ndarray, *, max_iter: int, tol: float,
           empty_rule: str, keep_history: bool) -> _LloydRun:
-    """Run Algorithm 1 from ``centres``; every E is recorded by the step that produced it."""
+    """Run Algorithm 1 from ``centres``; every E is recorded by the step that produced it.
+
+    BLAS runs on one thread inside the loop: the products are thin (k columns), where
+    OpenBLAS's threads cost more than they save, and badly so on a loaded machine.
+    """
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _lloyd(X, centres, max_iter=max_iter, tol=tol, empty_rule=empty_rule,
+                      keep_history=keep_history)
+
+
+def _lloyd(X: np.ndarray, centres: np.ndarray, *, max_iter: int, tol: float,
+           empty_rule: str, keep_history: bool) -> _LloydRun:
     state = _Lloyd(X, centres, empty_rule=empty_rule, keep_history=keep_history)
     run = state.run
     for it in range(1, max_iter + 1):

@@ -1,0 +1,1 @@
+"""Claims of 003 Chapter 7 (clustering)."""

@@ -1,0 +1,177 @@
+"""k-means of 003 §7.4.1: the objective (7.16), Algorithm 1 as printed and corrected,
+monotone descent and termination through the run the loop recorded, and scikit-learn's
+Lloyd iteration from the same initial means as the reference.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import example, given
+from hypothesis import strategies as st
+from sklearn import cluster as skc
+from sklearn import datasets
+
+from algorithms.clustering import KMeans
+from mltheory import Expect, Method, claim, evidence
+from mltheory.numeric import EXACT_ARITHMETIC, Tolerance, assert_close
+from properties.clustering.strategies import clusterings, point_sets
+from properties.clustering.support import (
+    check_kmeans_trace,
+    kmeans_objective,
+    kmeans_trace,
+    notes_kmeans_literal,
+    silenced,
+)
+
+#: Lloyd from the same means in another implementation: the assignments agree exactly
+#: on continuous data (no distance ties), the means then differ by summation order only.
+SAME_LLOYD_RUN = Tolerance(
+    rtol=1e-10, atol=1e-10,
+    reason="identical partitions at every step; the means differ only by the order of "
+    "float64 summation over up to 1797 samples (~1e-13 relative)")
+
+
+def _initial_means(X: np.ndarray, k: int, seed: int, kind: str) -> np.ndarray:
+    """``k`` means: distinct random samples (line 2), or all on duplicated samples."""
+    rng = np.random.default_rng(seed)
+    if kind == "duplicated":
+        return X[np.full(k, rng.integers(X.shape[0]))]
+    return X[rng.choice(X.shape[0], size=k, replace=False)]
+
+
+@claim(
+    id="kmeans.objective_7_16",
+    source="003 §7.4.1 (7.16)",
+    statement="For any partition and any vectors mu_i, sum_i sum_{x in C_i} ||x - mu_i||^2 "
+    "= E (7.16, at the cluster means) + sum_i |C_i| ||mu_i - mean(C_i)||^2, so the cluster "
+    "mean minimises each cluster's squared error and E is the least value.",
+    method=Method.PROPERTY,
+    tags=("clustering", "kmeans"),
+)
+@given(case=clusterings(), seed=st.integers(0, 2**32 - 1))
+def objective_7_16(case, seed):
+    X, labels = case
+    labels = np.unique(labels, return_inverse=True)[1].reshape(-1)
+    k = int(labels.max()) + 1
+    means = np.array([X[labels == c].mean(axis=0) for c in range(k)])
+    mu = means + np.random.default_rng(seed).normal(size=means.shape) * np.std(X) * 0.1
+    sizes = np.bincount(labels)
+    E = kmeans_objective(X, labels, means)
+    shifted = kmeans_objective(X, labels, mu)
+    scale = max(1.0, float(np.sum(X**2)))
+    assert_close(shifted, E + float(np.sum(sizes * np.sum((mu - means) ** 2, axis=1))),
+                 EXACT_ARITHMETIC, scale=scale, label="|E(mu) - E - sum |C| ||mu - mean||^2|")
+    assert E <= shifted + 1e-12 * scale
+
+
+@claim(
+    id="kmeans.line8_as_written",
+    source="003 §7.4.1 Alg.1",
+    statement="(As printed) Algorithm 1, whose line 8 reads C_{lambda_j} = C_{lambda_j}, "
+    "returns a partition C_1..C_k of D: every sample ends in exactly one cluster and every "
+    "mean is finite.",
+    method=Method.PROPERTY,
+    tags=("clustering", "kmeans", "erratum"),
+    expect=Expect.REFUTED,
+    corrected_by="kmeans.monotone_termination",
+    explanation="Code bug in the pseudo-code: line 8 must be C_{lambda_j} = C_{lambda_j} "
+    "∪ {x_j}; as printed no sample ever enters a cluster, every C_i stays empty and line "
+    "11 divides by |C_i| = 0.",
+)
+@given(X=point_sets(min_size=3), k=st.integers(1, 3), seed=st.integers(0, 2**32 - 1))
+def line8_as_written(X, k, seed):
+    k = min(k, X.shape[0])
+    clusters, means = notes_kmeans_literal(X, _initial_means(X, k, seed, "random"))
+    assert sorted(j for C in clusters for j in C) == list(range(X.shape[0])), (
+        f"clusters {clusters} do not cover the {X.shape[0]} samples")
+    assert np.all(np.isfinite(means)), f"means {means.tolist()}"
+
+
+@claim(
+    id="kmeans.empty_cluster_as_written",
+    source="003 §7.4.1 Alg.1",
+    statement="(As printed, line 8 repaired) starting from k samples of D as means (line "
+    "2), no cluster is ever empty when line 11 computes its mean.",
+    method=Method.PROPERTY,
+    tags=("clustering", "kmeans", "erratum"),
+    expect=Expect.REFUTED,
+    corrected_by="kmeans.monotone_termination",
+    explanation="Missing condition: two initial means on equal samples (D may repeat a "
+    "point), or a mean left without nearest samples, leave a cluster empty, and line 11 "
+    "divides by |C_i| = 0; the algorithm needs a rule for empty clusters.",
+)
+@given(X=point_sets(min_size=3, kinds=("grid",)), k=st.integers(2, 4),
+       seed=st.integers(0, 2**32 - 1))
+@example(X=np.array([[0.0], [0.0], [1.0]]), k=2, seed=0)
+def empty_cluster_as_written(X, k, seed):
+    k = min(k, X.shape[0])
+    rng = np.random.default_rng(seed)
+    order = np.argsort(X[:, 0], kind="stable") if seed == 0 else rng.permutation(X.shape[0])
+    est = silenced(KMeans(k, init=X[order[:k]], empty_cluster="keep", keep_history=True).fit, X)
+    for step, labels in enumerate(est.labels_history_[0::2]):
+        filled = np.unique(labels).shape[0]
+        assert filled == k, f"assignment step {step + 1}: only {filled} of {k} clusters filled"
+
+
+@claim(
+    id="kmeans.monotone_termination",
+    source="003 §7.4.1 Alg.1; 003 §7.4.1 (7.16)",
+    statement="With x_j added to its cluster (line 8) and empty clusters handled (the mean "
+    "moved to the sample farthest from its mean, or kept), neither an assignment step nor "
+    "an update step increases E (7.16), no partition repeats, and the loop stops by itself "
+    "(no mean changes) at a fixed point: every sample is nearest to its mean and every mean "
+    "is its cluster's mean. Checked on the objective the loop recorded after every step, "
+    "recomputed from the recorded partitions and means.",
+    method=Method.PROPERTY,
+    tags=("clustering", "kmeans", "monotone"),
+)
+@given(X=point_sets(min_size=2, max_size=40), k=st.integers(1, 6),
+       init=st.sampled_from(["random", "k-means++", "duplicated"]),
+       rule=st.sampled_from(["relocate", "keep"]), seed=st.integers(0, 2**32 - 1))
+def monotone_termination(X, k, init, rule, seed):
+    k = min(k, X.shape[0])
+    start = (_initial_means(X, k, seed, init) if init != "k-means++" else "k-means++")
+    est = silenced(KMeans(k, init=start, empty_cluster=rule, keep_history=True,
+                          max_iter=1000, random_state=seed).fit, X)
+    check_kmeans_trace(kmeans_trace(est, X))
+    evidence.worst("iterations to stop", est.n_iter_)
+    evidence.worst("samples moved into empty clusters", est.n_relocated_)
+
+
+def _continuous_cases(seed: int):
+    rng = np.random.default_rng(seed)
+    for name, loader in (("iris", datasets.load_iris), ("wine", datasets.load_wine),
+                         ("digits", datasets.load_digits)):
+        yield name, loader(return_X_y=True)[0], 3 if name != "digits" else 10
+    for n, d, k in ((300, 2, 5), (500, 10, 8)):
+        C = rng.normal(scale=3.0, size=(k, d))
+        yield f"blobs n={n} d={d}", C[rng.integers(k, size=n)] + rng.normal(size=(n, d)), k
+
+
+@claim(
+    id="kmeans.reference",
+    source="003 §7.4.1 Alg.1",
+    statement="From the same initial means, Algorithm 1 gives the partition, the means, E "
+    "and the number of rounds of scikit-learn's KMeans(init=means, n_init=1, "
+    "algorithm='lloyd', tol=0) on iris, wine, digits and Gaussian blobs.",
+    method=Method.REFERENCE,
+    tags=("clustering", "kmeans", "real-data"),
+)
+def reference(rng, scale):
+    for name, X, k in _continuous_cases(int(rng.integers(2**31))):
+        for _ in range(2 * scale):
+            C0 = _initial_means(X, k, int(rng.integers(2**31)), "random")
+            ours = KMeans(k, init=C0).fit(X)
+            theirs = skc.KMeans(k, init=C0, n_init=1, algorithm="lloyd", tol=0.0).fit(X)
+            if ours.n_relocated_:
+                evidence.note(f"{name}: a run with an empty cluster skipped (the two "
+                              "libraries relocate differently)")
+                continue
+            assert np.array_equal(ours.labels_, theirs.labels_), f"{name}: partitions differ"
+            assert ours.n_iter_ == theirs.n_iter_, (name, ours.n_iter_, theirs.n_iter_)
+            size = float(np.max(np.abs(X)))
+            assert_close(ours.cluster_centers_, theirs.cluster_centers_, SAME_LLOYD_RUN,
+                         scale=size, label="|means - sklearn| / max|x|")
+            assert_close(ours.inertia_, theirs.inertia_, SAME_LLOYD_RUN,
+                         label="|E - sklearn inertia|")
+            evidence.add_examples()
