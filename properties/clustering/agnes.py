@@ -83,9 +83,14 @@ def linkages(X, linkage, k):
 )
 @given(X=point_sets(min_size=1, max_size=14), linkage=LINKAGE, k=st.integers(1, 5))
 def termination(X, linkage, k):
+    k = min(k, X.shape[0])
+    check_agnes_merges(AGNES(k, linkage=linkage).fit(X), X, linkage, k)
+
+
+def check_agnes_merges(est, X, linkage, k) -> None:
+    """m - k merges, each of the two closest current clusters at the distance of the
+    definitions, non-decreasing distances, k clusters covering D."""
     m = X.shape[0]
-    k = min(k, m)
-    est = AGNES(k, linkage=linkage).fit(X)
     assert est.n_merges_ == m - k and est.children_.shape == (m - k, 2)
     assert sorted(np.unique(est.labels_).tolist()) == list(range(k))
     clusters = {j: [j] for j in range(m)}

@@ -128,6 +128,12 @@ def maximality_as_written(X, eps_rel, min_pts, seed):
 @example(X=SHARED_BORDER, eps_rel=SHARED_EPS, min_pts=4, seed=0)
 def cluster_axioms(X, eps_rel, min_pts, seed):
     eps, est = _fit(X, eps_rel, min_pts, seed)
+    check_dbscan_axioms(est, X, eps, min_pts)
+
+
+def check_dbscan_axioms(est, X, eps, min_pts) -> None:
+    """Connectivity, one cluster per core, cores of a cluster = cores reachable from its
+    seed, maximality up to earlier clusters' border samples, noise = unreachable."""
     rel = density_relations(X, eps, min_pts)
     labels = est.labels_
     k = est.n_clusters_

@@ -69,8 +69,12 @@ SKLEARN_EXPANDED_DISTANCES = Tolerance(
 )
 @given(pair=labellings())
 def pair_count_sum_7_1(pair):
-    lam, ref = pair
-    n = pair_counts(lam, ref)
+    check_pair_counts(*pair)
+
+
+def check_pair_counts(lam, ref, counts=pair_counts) -> None:
+    """``counts`` equals the loop over pairs, and the four counts sum to m(m-1)/2."""
+    n = counts(lam, ref)
     assert (n.a, n.b, n.c, n.d) == brute_pair_counts(lam.tolist(), ref.tolist()), (lam, ref)
     assert n.a + n.b + n.c + n.d == len(lam) * (len(lam) - 1) // 2
 
@@ -121,8 +125,13 @@ def external_range_as_written(pair):
 )
 @given(pair=labellings(), data=st.data())
 def external_range_7_2_7_4(pair, data):
-    lam, ref = pair
-    idx = external_indices(lam, ref)
+    check_external_indices(*pair, data)
+
+
+def check_external_indices(lam, ref, data, indices=external_indices) -> None:
+    """Range, agreement with the printed ratios, '= 1 iff same partition', renaming
+    invariance and scikit-learn's RI/FMI for the index function ``indices``."""
+    idx = indices(lam, ref)
     values = (idx.jc, idx.fmi, idx.ri)
     for v in values:
         assert 0.0 <= v <= 1.0, (lam, ref, values)
@@ -136,7 +145,7 @@ def external_range_7_2_7_4(pair, data):
     for name, v in zip(("JC", "FMI", "RI"), values, strict=True):
         assert (v == 1.0) == same, f"{name} = {v} but partitions coincide: {same}"
     rename = np.array(data.draw(st.permutations(range(int(lam.max()) + 1))))
-    again = external_indices(rename[lam] + 100, ref)
+    again = indices(rename[lam] + 100, ref)
     assert (again.jc, again.fmi, again.ri) == values
     assert_close(idx.ri, metrics.rand_score(ref, lam), EXACT_ARITHMETIC, label="|RI - sklearn|")
     c = idx.counts
@@ -167,8 +176,13 @@ def external_range_7_2_7_4(pair, data):
 )
 @given(case=clusterings(), p=st.sampled_from([1.0, 2.0, 3.0]))
 def internal_defs_7_5_7_8(case, p):
-    X, labels = case
-    geo = cluster_geometry(X, labels, p=p)
+    check_geometry(*case, p)
+
+
+def check_geometry(X, labels, p, geometry=cluster_geometry) -> None:
+    """``geometry`` against the definitions (7.5)-(7.8); avg <= diam; d_cen <= mean cross
+    distance."""
+    geo = geometry(X, labels, p=p)
     ref = brute_geometry(X, labels, p)
     scale = max(1.0, float(np.max(np.abs(X))))
     for name in ("avg", "diam", "d_min", "d_cen"):
@@ -257,11 +271,16 @@ def _separated_centres(X, labels) -> bool:
 @given(case=clusterings(max_size=18), c=st.sampled_from([1e-3, 0.5, 7.0, 1e3]),
        seed=st.integers(0, 2**32 - 1))
 def dbi_7_9(case, c, seed):
-    X, labels = case
+    check_dbi(*case, c, seed)
+
+
+def check_dbi(X, labels, c, seed, dbi=davies_bouldin_index) -> None:
+    """``dbi`` equals a direct (7.9), is >= 0 and invariant under renaming, rigid motions
+    and scaling."""
     if not _separated_centres(X, labels):
         evidence.add_examples(0)
         return
-    value = davies_bouldin_index(X, labels)
+    value = dbi(X, labels)
     assert_close(value, notes_dbi(brute_geometry(X, labels)), LINEAR_ALGEBRA,
                  label="|DBI - direct (7.9)|")
     assert value >= 0
@@ -269,7 +288,7 @@ def dbi_7_9(case, c, seed):
     Q, _ = np.linalg.qr(rng.standard_normal((X.shape[1], X.shape[1])))
     moved = c * X @ Q + rng.normal(size=X.shape[1])
     perm = rng.permutation(int(labels.max()) + 1)
-    assert_close(davies_bouldin_index(moved, perm[labels]), value, LINEAR_ALGEBRA,
+    assert_close(dbi(moved, perm[labels]), value, LINEAR_ALGEBRA,
                  label="|DBI(c X Q + t, renamed) - DBI(X)|")
 
 
@@ -314,12 +333,17 @@ def dbi_vs_sklearn(case):
 @given(case=clusterings(max_size=18), c=st.sampled_from([1e-3, 0.5, 7.0, 1e3]),
        seed=st.integers(0, 2**32 - 1))
 def di_7_10(case, c, seed):
-    X, labels = case
+    check_di(*case, c, seed)
+
+
+def check_di(X, labels, c, seed, di=dunn_index) -> None:
+    """``di`` equals a direct (7.10), is > 0 iff no sample value is in two clusters, and is
+    invariant under renaming, rigid motions and scaling."""
     geo = brute_geometry(X, labels)
     if max(geo.diam) == 0:
         evidence.add_examples(0)
         return
-    value = dunn_index(X, labels)
+    value = di(X, labels)
     assert_close(value, notes_di(geo), LINEAR_ALGEBRA, label="|DI - direct (7.10)|")
     shared = any(np.any(np.all(X[labels == a][:, None] == X[labels == b][None], -1))
                  for a in np.unique(labels) for b in np.unique(labels) if a < b)
@@ -327,7 +351,7 @@ def di_7_10(case, c, seed):
     rng = np.random.default_rng(seed)
     Q, _ = np.linalg.qr(rng.standard_normal((X.shape[1], X.shape[1])))
     perm = rng.permutation(int(labels.max()) + 1)
-    assert_close(dunn_index(c * X @ Q + 1.0, perm[labels]), value, LINEAR_ALGEBRA,
+    assert_close(di(c * X @ Q + 1.0, perm[labels]), value, LINEAR_ALGEBRA,
                  label="|DI(c X Q + t, renamed) - DI(X)|")
 
 

@@ -50,12 +50,17 @@ def _initial_means(X: np.ndarray, k: int, seed: int, kind: str) -> np.ndarray:
 )
 @given(case=clusterings(), seed=st.integers(0, 2**32 - 1))
 def objective_7_16(case, seed):
-    X, labels = case
+    check_mean_identity(*case, seed)
+
+
+def check_mean_identity(X, labels, seed, weight=np.bincount) -> None:
+    """E(mu) = E(means) + sum_i weight_i ||mu_i - mean_i||^2 with ``weight`` the cluster
+    sizes, and E(means) <= E(mu)."""
     labels = np.unique(labels, return_inverse=True)[1].reshape(-1)
     k = int(labels.max()) + 1
     means = np.array([X[labels == c].mean(axis=0) for c in range(k)])
     mu = means + np.random.default_rng(seed).normal(size=means.shape) * np.std(X) * 0.1
-    sizes = np.bincount(labels)
+    sizes = weight(labels)
     E = kmeans_objective(X, labels, means)
     shifted = kmeans_objective(X, labels, mu)
     scale = max(1.0, float(np.sum(X**2)))
