@@ -195,9 +195,12 @@ def _lloyd(X: np.ndarray, centres: np.ndarray, *, max_iter: int, tol: float,
     return run
 
 
-def nearest_centre(X: np.ndarray, centres: np.ndarray, shift: np.ndarray) -> np.ndarray:
-    """Index of the nearest centre of each row, computed as the assignment step does (on
-    data translated by ``-shift``), so ``predict`` reproduces the fitted labels."""
+def nearest_centre(X: np.ndarray, centres: np.ndarray, shift: np.ndarray | None = None
+                   ) -> np.ndarray:
+    """Index of the nearest centre (Euclidean) of each row, computed as the assignment step
+    does (on data translated by ``-shift``), so ``predict`` reproduces the fitted labels."""
+    if shift is None:
+        shift = np.zeros(X.shape[1])
     C = centres - shift
     G = (X - shift) @ C.T
     G *= -2.0

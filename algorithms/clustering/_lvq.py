@@ -29,16 +29,9 @@ from algorithms._validation import (
     validate_classification,
     validate_features,
 )
+from algorithms.clustering._kmeans import nearest_centre
 
 __all__ = ["LVQ"]
-
-
-def nearest_prototype_index(X: np.ndarray, prototypes: np.ndarray) -> np.ndarray:
-    """``argmin_i ||x - p_i||_2`` for each row of ``X``."""
-    G = X @ prototypes.T
-    G *= -2.0
-    G += np.einsum("ij,ij->i", prototypes, prototypes)
-    return np.argmin(G, axis=1)
 
 
 class LVQ(ClassifierMixin, BaseEstimator):
@@ -158,7 +151,7 @@ class LVQ(ClassifierMixin, BaseEstimator):
             self.before_, self.after_ = before[:n_iter], after[:n_iter]
         self.n_iter_ = n_iter
         self.converged_ = converged
-        self.labels_ = nearest_prototype_index(X, P).astype(np.int64)
+        self.labels_ = nearest_centre(X, P).astype(np.int64)
         if tol is not None and not converged:
             warnings.warn(f"LVQ did not converge: the prototypes still moved >= tol={tol} "
                           f"over the last {m} of max_iter={max_iter} iterations.",
@@ -168,7 +161,7 @@ class LVQ(ClassifierMixin, BaseEstimator):
     def nearest_prototype(self, X: ArrayLike) -> np.ndarray:
         """Index of the nearest prototype of each row of ``X`` (its Voronoi region)."""
         X = validate_features(self, X, reset=False)
-        return nearest_prototype_index(X, self.prototypes_).astype(np.int64)
+        return nearest_centre(X, self.prototypes_).astype(np.int64)
 
     def predict(self, X: ArrayLike) -> np.ndarray:
         """The class ``t_i`` of the nearest prototype."""

@@ -31,6 +31,14 @@ def _distinct_distances(X: np.ndarray) -> bool:
     return d.size == np.unique(d).size and bool(np.all(d > 0))
 
 
+def _literal_labels(X: np.ndarray, k: int, linkage: str, larger_first: bool) -> np.ndarray:
+    """Labels of the clusters of Fig 9.11 run literally."""
+    labels = np.empty(X.shape[0], dtype=int)
+    for c, members in enumerate(notes_agnes_literal(X, k, linkage, larger_first=larger_first)):
+        labels[members] = c
+    return labels
+
+
 def _leaf_sets(children: np.ndarray, m: int) -> list[frozenset]:
     sets = [frozenset([j]) for j in range(m)]
     for a, b in children:
@@ -135,12 +143,9 @@ def renumbering_as_written(X, linkage, k):
         evidence.add_examples(0)
         return
     k = min(k, X.shape[0])
-    literal = notes_agnes_literal(X, k, linkage, larger_first=True)
-    labels = np.empty(X.shape[0], dtype=int)
-    for c, members in enumerate(literal):
-        labels[members] = c
+    labels = _literal_labels(X, k, linkage, larger_first=True)
     expected = hierarchy.fcluster(hierarchy.linkage(X, linkage), k, criterion="maxclust")
-    assert same_partition(labels, expected), f"clusters {literal}"
+    assert same_partition(labels, expected), f"literal labels {labels.tolist()}"
 
 
 @claim(
@@ -159,10 +164,7 @@ def pseudocode_ordered(X, linkage, k):
         evidence.add_examples(0)
         return
     k = min(k, X.shape[0])
-    literal = notes_agnes_literal(X, k, linkage)
-    labels = np.empty(X.shape[0], dtype=int)
-    for c, members in enumerate(literal):
-        labels[members] = c
-    assert np.array_equal(labels, AGNES(k, linkage=linkage).fit(X).labels_), literal
+    labels = _literal_labels(X, k, linkage, larger_first=False)
+    assert np.array_equal(labels, AGNES(k, linkage=linkage).fit(X).labels_), labels
     expected = hierarchy.fcluster(hierarchy.linkage(X, linkage), k, criterion="maxclust")
     assert same_partition(labels, expected)

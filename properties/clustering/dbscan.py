@@ -27,6 +27,9 @@ from properties.clustering.support import (
 #: all noise, a few clusters with borders, everything one cluster.
 RADII = st.sampled_from([0.05, 0.2, 0.5, 1.0, 3.0])
 MIN_PTS = st.integers(1, 6)
+#: A point set, a radius relative to its spread, MinPts and the seed of the core order.
+CASES = {"X": point_sets(min_size=2, max_size=25), "eps_rel": RADII, "min_pts": MIN_PTS,
+         "seed": st.integers(0, 2**32 - 1)}
 
 #: A border sample (x = 1.15, 3 samples within eps = 1) within eps of a core of each of two
 #: clusters (0.2 and 2.1) that are not density-connected to each other (MinPts = 4).
@@ -53,8 +56,7 @@ def _fit(X, eps_rel, min_pts, seed):
     method=Method.ENUMERATION,
     tags=("clustering", "dbscan"),
 )
-@given(X=point_sets(min_size=2, max_size=25), eps_rel=RADII, min_pts=MIN_PTS,
-       seed=st.integers(0, 2**32 - 1))
+@given(**CASES)
 @example(X=SHARED_BORDER, eps_rel=SHARED_EPS, min_pts=4, seed=0)
 def relations(X, eps_rel, min_pts, seed):
     eps, est = _fit(X, eps_rel, min_pts, seed)
@@ -102,8 +104,7 @@ def _maximality_violations(est: DBSCAN, rel) -> list[tuple[int, int]]:
     "Fig 9.9 returns a partition and gives it to the first cluster that reaches it (line "
     "17 takes it out of Gamma), so the other cluster violates maximality.",
 )
-@given(X=point_sets(min_size=2, max_size=25), eps_rel=RADII, min_pts=MIN_PTS,
-       seed=st.integers(0, 2**32 - 1))
+@given(**CASES)
 @example(X=SHARED_BORDER, eps_rel=SHARED_EPS, min_pts=4, seed=0)
 def maximality_as_written(X, eps_rel, min_pts, seed):
     eps, est = _fit(X, eps_rel, min_pts, seed)
@@ -123,8 +124,7 @@ def maximality_as_written(X, eps_rel, min_pts, seed):
     method=Method.PROPERTY,
     tags=("clustering", "dbscan"),
 )
-@given(X=point_sets(min_size=2, max_size=25), eps_rel=RADII, min_pts=MIN_PTS,
-       seed=st.integers(0, 2**32 - 1))
+@given(**CASES)
 @example(X=SHARED_BORDER, eps_rel=SHARED_EPS, min_pts=4, seed=0)
 def cluster_axioms(X, eps_rel, min_pts, seed):
     eps, est = _fit(X, eps_rel, min_pts, seed)
@@ -162,8 +162,7 @@ def check_dbscan_axioms(est, X, eps, min_pts) -> None:
     method=Method.REFERENCE,
     tags=("clustering", "dbscan"),
 )
-@given(X=point_sets(min_size=2, max_size=25), eps_rel=RADII, min_pts=MIN_PTS,
-       seed=st.integers(0, 2**32 - 1))
+@given(**CASES)
 def pseudocode_literal(X, eps_rel, min_pts, seed):
     eps, est = _fit(X, eps_rel, min_pts, seed)
     literal = notes_dbscan_literal(X, eps, min_pts, est.seeds_.tolist())

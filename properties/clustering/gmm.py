@@ -485,6 +485,15 @@ def check_gradient(mix: MixtureParams, seed: int, what: str, gradients=analytic_
                  label=f"|finite difference - analytic dLL/d{what}| / scale")
 
 
+def _fixed_point_gradients(mix: MixtureParams, seed: int):
+    """(m, lambda_min, dLL/dmu, dLL/dSigma, dLL/dalpha) at an EM fixed point."""
+    Xf, est = _fixed_point(mix, seed)
+    fitted = MixtureParams(est.weights_, est.means_, est.covariances_)
+    _, g_mu, g_sigma, g_alpha = analytic_gradients(Xf, fitted)
+    lam = float(min(np.min(np.linalg.eigvalsh(S)) for S in fitted.covariances))
+    return Xf.shape[0], lam, g_mu, g_sigma, g_alpha
+
+
 def _m_step_case(mix: MixtureParams, seed: int):
     X = _data_from(mix, 25, seed)
     model = GaussianMixtureEM(mix.n_components, reg_covar=0.0)
@@ -510,11 +519,8 @@ def mu_7_22_7_23(mix, seed):
     alive = gamma.sum(axis=0) > 0  # (7.23) is 0/0 where every gamma_ji underflows to 0
     assert_close(new.means[alive], (gamma.T @ X)[alive] / gamma.sum(axis=0)[alive, None],
                  LINEAR_ALGEBRA, scale=float(np.max(np.abs(X))), label="|M-step mu - (7.23)|")
-    Xf, est = _fixed_point(mix, seed)
-    fitted = MixtureParams(est.weights_, est.means_, est.covariances_)
-    _, g_mu, _, _ = analytic_gradients(Xf, fitted)
-    lam = float(min(np.min(np.linalg.eigvalsh(S)) for S in fitted.covariances))
-    assert_leq(float(np.max(np.abs(g_mu))) * math.sqrt(lam) / Xf.shape[0], STATIONARY,
+    m, lam, g_mu, _, _ = _fixed_point_gradients(mix, seed)
+    assert_leq(float(np.max(np.abs(g_mu))) * math.sqrt(lam) / m, STATIONARY,
                label="|dLL/dmu| sqrt(lambda_min) / m at the fixed point / 1e-5")
 
 
@@ -538,11 +544,8 @@ def sigma_7_24(mix, seed):
         expect = (gamma[:, i] * d.T) @ d / gamma[:, i].sum()
         assert_close(new.covariances[i], expect, LINEAR_ALGEBRA,
                      scale=float(np.max(np.abs(expect))), label="|M-step Sigma - (7.24)|")
-    Xf, est = _fixed_point(mix, seed)
-    fitted = MixtureParams(est.weights_, est.means_, est.covariances_)
-    _, _, g_sigma, _ = analytic_gradients(Xf, fitted)
-    lam = float(min(np.min(np.linalg.eigvalsh(S)) for S in fitted.covariances))
-    assert_leq(float(np.max(np.abs(g_sigma))) * lam / Xf.shape[0], STATIONARY,
+    m, lam, _, g_sigma, _ = _fixed_point_gradients(mix, seed)
+    assert_leq(float(np.max(np.abs(g_sigma))) * lam / m, STATIONARY,
                label="|dLL/dSigma| lambda_min / m at the fixed point / 1e-5")
 
 
@@ -565,10 +568,7 @@ def alpha_7_25_7_27(mix, seed):
     assert_close(new.weights, gamma.sum(axis=0) / X.shape[0], LINEAR_ALGEBRA,
                  label="|M-step alpha - (7.27)|")
     assert_close(new.weights.sum(), 1.0, LINEAR_ALGEBRA, label="|sum alpha - 1|")
-    Xf, est = _fixed_point(mix, seed)
-    fitted = MixtureParams(est.weights_, est.means_, est.covariances_)
-    _, _, _, g_alpha = analytic_gradients(Xf, fitted)
-    m = Xf.shape[0]
+    m, _, _, _, g_alpha = _fixed_point_gradients(mix, seed)
     assert_leq(float(np.max(np.abs(g_alpha - m))) / m, STATIONARY,
                label="|dLL/dalpha_i + lambda| / m at the fixed point (lambda = -m) / 1e-5")
 

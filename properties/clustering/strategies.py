@@ -191,9 +191,9 @@ def gmm_problems(draw, *, max_size: int = 40, max_dim: int = 3, max_components: 
     chol = np.linalg.cholesky(mix.covariances)
     X = mix.means[z] + np.einsum("jab,jb->ja", chol[z], rng.standard_normal((m, n)))
     k = draw(st.integers(1, max_components))
-    if kind == "duplicates":  # a few distinct points, each repeated
-        distinct = draw(st.integers(1, max(1, m // 3)))
-        X = X[rng.integers(distinct, size=m)]
+    if kind == "duplicates":  # n + 1 .. m/2 distinct points, each repeated
+        distinct = draw(st.integers(n + 1, max(n + 1, m // 2)))
+        X = X[np.concatenate([np.arange(distinct), rng.integers(distinct, size=m - distinct)])]
     cov = np.atleast_2d(np.cov(X.T, bias=True)) + np.eye(n)
     weights = rng.dirichlet(np.ones(k))
     means = X[rng.integers(m, size=k)]
