@@ -45,6 +45,10 @@ KMEANS_INITS = ("random", "k-means++")
 #: the mean unchanged (lines 14-15).
 EMPTY_CLUSTER_RULES = ("relocate", "keep")
 
+#: Relative rounding of a squared distance computed as ||x||^2 - 2 x.mu + ||mu||^2
+#: (a few float64 ulps of the squared norms, with a factor 1e3 of room).
+_TIE = 1e-12
+
 
 def check_n_clusters(n_clusters: object, n_samples: int, name: str = "n_clusters") -> int:
     """``1 <= n_clusters <= n_samples``, with an error naming both."""
@@ -112,10 +116,19 @@ class _Lloyd:
         """Lines 4-9: nearest means; records E(C_new, mu) and returns the squared distances
         of the samples to their means."""
         C = self.run.centres
+        c_sq = np.einsum("ij,ij->i", C, C)
         G = self.X @ C.T
         G *= -2.0
-        G += np.einsum("ij,ij->i", C, C)
+        G += c_sq
         labels = np.argmin(G, axis=1)
+        # Rounding of the expanded distances is ~1e-16 (||x||^2 + ||mu||^2): a sample leaves
+        # its cluster only for a mean closer by more than that (without this, two equal
+        # means would trade a duplicated sample back and forth for ever).
+        self.noise = _TIE * (self.x_sq + float(c_sq.max()))
+        if self.run.labels.shape[0]:
+            prev = self.run.labels
+            stay = G[self.rows, prev] <= G[self.rows, labels] + self.noise
+            labels = np.where(stay, prev, labels)
         dist = G[self.rows, labels] + self.x_sq
         np.maximum(dist, 0.0, out=dist)
         self.run.labels = labels
@@ -126,7 +139,7 @@ class _Lloyd:
         """Move each empty cluster's mean onto the sample farthest from its own mean (that
         sample joins it): its term of E drops to 0, so E still does not increase."""
         empty = np.flatnonzero(counts == 0)
-        candidates = np.flatnonzero(dist > 0)
+        candidates = np.flatnonzero(dist > self.noise)  # not a sample on its mean
         n = min(empty.shape[0], candidates.shape[0])
         if n == 0:
             return
@@ -252,6 +265,11 @@ class KMeans(ClusterMixin, BaseEstimator):
 
     Notes
     -----
+    A sample changes cluster only for a mean closer by more than the rounding of the
+    expanded squared distances (``1e-12 (||x||^2 + max ||mu||^2)``); exact ties keep its
+    cluster, so equal means cannot trade a repeated sample back and forth for ever
+    (``predict`` breaks ties by the lowest index).
+
     The notes' line 8 prints ``C_{lambda_j} = C_{lambda_j}`` (``x_j`` never enters its
     cluster, every cluster stays empty and line 11 divides by 0); this implementation adds
     ``x_j``. An empty cluster (e.g. two initial means on duplicate samples) also makes

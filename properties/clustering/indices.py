@@ -32,7 +32,6 @@ from mltheory import Expect, Method, claim, evidence
 from mltheory.numeric import (
     EXACT_ARITHMETIC,
     LINEAR_ALGEBRA,
-    Tolerance,
     assert_close,
     assert_leq,
 )
@@ -46,12 +45,11 @@ from properties.clustering.support import (
     silenced,
 )
 
-#: scikit-learn computes Euclidean distances in expanded form; on centred data of spread
-#: s with clusters d apart its relative error is ~1e-16 (s/d)^2, up to ~1e-8 here.
-SKLEARN_EXPANDED_DISTANCES = Tolerance(
-    rtol=1e-6, atol=1e-9,
-    reason="scikit-learn's davies_bouldin_score uses expanded Euclidean distances, whose "
-    "cancellation costs ~1e-16 (spread / distance)^2 relative: below 1e-8 on the drawn data")
+#: scikit-learn computes Euclidean distances as sqrt(||x||^2 - 2 x.y + ||y||^2): a distance
+#: that should be 0 (a one-sample cluster to its centroid) comes out as large as
+#: sqrt(1e-16) ||x|| = 1e-8 ||x||, which moves DBI by that much over the smallest centre
+#: distance (x 10 of room).
+SKLEARN_EXPANDED_DISTANCES = 1e-7
 
 # ---------------------------------------------------------------------------
 # External indices (7.1)-(7.4)
@@ -252,6 +250,29 @@ def centre_7_8_as_written(case):
 # ---------------------------------------------------------------------------
 
 
+def _rigid_motion(X, labels, c, seed):
+    """``c X Q + t`` (Q orthogonal, t at the data's own scale) and a renaming of labels."""
+    rng = np.random.default_rng(seed)
+    Q, _ = np.linalg.qr(rng.standard_normal((X.shape[1], X.shape[1])))
+    size = max(float(np.max(np.abs(X))), 1e-300)
+    perm = rng.permutation(int(labels.max()) + 1)
+    return c * X @ Q + size * rng.normal(size=X.shape[1]), perm
+
+
+#: A rigid motion moves each coordinate by ~1e-16 of the data's size; an index built from
+#: distances as small as d then changes by ~1e-16 size/d relative (x 1000 of room).
+MOTION_ROUNDING = 1e-13
+
+
+def _assert_invariant(moved: float, value: float, X, smallest: float, name: str) -> None:
+    allowed = 1e-9 * abs(value) + MOTION_ROUNDING * float(np.max(np.abs(X))) / smallest * (
+        1.0 + abs(value))
+    evidence.worst(f"|{name}(c X Q + t, renamed) - {name}(X)| / allowed rounding",
+                   abs(moved - value) / allowed)
+    assert abs(moved - value) <= allowed, (
+        f"{name} changes under a rigid motion and scaling: {value!r} -> {moved!r}")
+
+
 def _separated_centres(X, labels) -> bool:
     geo = cluster_geometry(X, labels)
     off = ~np.eye(geo.k, dtype=bool)
@@ -284,12 +305,10 @@ def check_dbi(X, labels, c, seed, dbi=davies_bouldin_index) -> None:
     assert_close(value, notes_dbi(brute_geometry(X, labels)), LINEAR_ALGEBRA,
                  label="|DBI - direct (7.9)|")
     assert value >= 0
-    rng = np.random.default_rng(seed)
-    Q, _ = np.linalg.qr(rng.standard_normal((X.shape[1], X.shape[1])))
-    moved = c * X @ Q + rng.normal(size=X.shape[1])
-    perm = rng.permutation(int(labels.max()) + 1)
-    assert_close(dbi(moved, perm[labels]), value, LINEAR_ALGEBRA,
-                 label="|DBI(c X Q + t, renamed) - DBI(X)|")
+    geo = cluster_geometry(X, labels)
+    smallest = float(np.min(geo.d_cen[~np.eye(geo.k, dtype=bool)]))
+    moved, perm = _rigid_motion(X, labels, c, seed)
+    _assert_invariant(dbi(moved, perm[labels]), value, X, smallest, "DBI")
 
 
 @claim(
@@ -310,10 +329,14 @@ def dbi_vs_sklearn(case):
         evidence.add_examples(0)
         return
     ours = davies_bouldin_index(X, labels, scatter="centroid")
-    # scikit-learn's Euclidean distances expand ||x||^2 - 2 x.y + ||y||^2; centring the
-    # (translation-invariant) index's data keeps that cancellation small.
-    theirs = metrics.davies_bouldin_score(X - X.mean(axis=0), labels)
-    assert_close(ours, theirs, SKLEARN_EXPANDED_DISTANCES, label="|DBI(centroid) - sklearn|")
+    Xc = X - X.mean(axis=0)  # the index is translation-invariant; centring helps sklearn
+    theirs = metrics.davies_bouldin_score(Xc, labels)
+    geo = cluster_geometry(X, labels)
+    smallest = float(np.min(geo.d_cen[~np.eye(geo.k, dtype=bool)]))
+    allowed = 1e-9 * abs(ours) + SKLEARN_EXPANDED_DISTANCES * float(
+        np.max(np.linalg.norm(Xc, axis=1))) / smallest
+    evidence.worst("|DBI(centroid) - sklearn| / allowed rounding", abs(ours - theirs) / allowed)
+    assert abs(ours - theirs) <= allowed, (ours, theirs, allowed)
     evidence.worst("|notes' DBI - sklearn's| (definitional gap)",
                    abs(davies_bouldin_index(X, labels) - ours))
     line = np.array([[0.0], [1.0], [2.0]])
@@ -348,11 +371,10 @@ def check_di(X, labels, c, seed, di=dunn_index) -> None:
     shared = any(np.any(np.all(X[labels == a][:, None] == X[labels == b][None], -1))
                  for a in np.unique(labels) for b in np.unique(labels) if a < b)
     assert (value > 0) == (not shared), (value, shared)
-    rng = np.random.default_rng(seed)
-    Q, _ = np.linalg.qr(rng.standard_normal((X.shape[1], X.shape[1])))
-    perm = rng.permutation(int(labels.max()) + 1)
-    assert_close(di(c * X @ Q + 1.0, perm[labels]), value, LINEAR_ALGEBRA,
-                 label="|DI(c X Q + t, renamed) - DI(X)|")
+    off = ~np.eye(len(geo.diam), dtype=bool)
+    smallest = min([d for d in geo.d_min[off] if d > 0] + [max(geo.diam)])
+    moved, perm = _rigid_motion(X, labels, c, seed)
+    _assert_invariant(di(moved, perm[labels]), value, X, smallest, "DI")
 
 
 # ---------------------------------------------------------------------------

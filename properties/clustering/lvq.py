@@ -36,9 +36,9 @@ def check_lvq_run(est: LVQ, X: np.ndarray, y: np.ndarray, eta: float) -> None:
         assert_close(after - P[i], (eta if agree else -eta) * (x - P[i]), LINEAR_ALGEBRA,
                      scale=scale, label="|p' - p -+ eta (x - p)| / scale")
         P[i] = after
-        if agree:
-            assert np.argmin(np.linalg.norm(P - x, axis=1)) == i or np.isclose(
-                np.linalg.norm(P - x, axis=1).min(), np.linalg.norm(after - x)), (
+        if agree:  # (1 - eta) d_i <= d_i <= d_l: p' is (one of) the nearest to x_j
+            gap = float(np.linalg.norm(after - x) - np.min(np.linalg.norm(P - x, axis=1)))
+            assert gap <= 1e-12 * scale, (
                 f"iteration {t}: x_j is no longer nearest to the attracted prototype")
     assert_close(P, est.prototypes_, LINEAR_ALGEBRA, scale=scale,
                  label="|replayed final prototypes - fitted| / scale")
