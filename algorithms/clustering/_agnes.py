@@ -64,45 +64,47 @@ class Agglomeration:
     labels: np.ndarray
 
 
-def _lance_williams(linkage: str, da: np.ndarray, db: np.ndarray, na: int, nb: int
+def _lance_williams(linkage: str, row_a: np.ndarray, row_b: np.ndarray, na: int, nb: int
                     ) -> np.ndarray:
+    """The merged cluster's distances, written into ``row_a`` (a row of M)."""
     if linkage == "single":
-        return np.minimum(da, db)
+        return np.minimum(row_a, row_b, out=row_a)
     if linkage == "complete":
-        return np.maximum(da, db)
-    return (na * da + nb * db) / (na + nb)
+        return np.maximum(row_a, row_b, out=row_a)
+    row_a *= na / (na + nb)
+    row_a += (nb / (na + nb)) * row_b
+    return row_a
 
 
 def agglomerate(M: np.ndarray, n_clusters: int, linkage: str) -> Agglomeration:
     """Run Fig 9.11 on the sample distance matrix ``M`` (m, m) until ``n_clusters`` remain.
 
-    ``M`` is overwritten (its diagonal and deleted rows become ``inf``).
+    ``M`` is overwritten: the diagonal and the columns of merged-away clusters become
+    ``inf`` (their rows are never read again).
     """
     m = M.shape[0]
     np.fill_diagonal(M, np.inf)
-    active = np.ones(m, dtype=bool)
-    size = np.ones(m, dtype=np.int64)
-    ids = np.arange(m)
+    size = [1] * m
+    ids = list(range(m))
     members: list[list[int]] = [[r] for r in range(m)]
     nn = np.argmin(M, axis=1) if m > 1 else np.zeros(m, dtype=np.intp)
     nn_d = M[np.arange(m), nn]
     steps = m - n_clusters
     merges = np.empty((steps, 2), dtype=np.int64)
     distances, sizes = np.empty(steps), np.empty(steps, dtype=np.int64)
+    inf = np.inf
     for t in range(steps):
-        i = int(np.argmin(nn_d))
+        i = int(nn_d.argmin())
         j = int(nn[i])
-        a, b = min(i, j), max(i, j)
-        merges[t] = min(ids[a], ids[b]), max(ids[a], ids[b])
+        a, b = (i, j) if i < j else (j, i)
+        merges[t] = (ids[a], ids[b]) if ids[a] < ids[b] else (ids[b], ids[a])
         distances[t] = nn_d[i]
         new = _lance_williams(linkage, M[a], M[b], size[a], size[b])
-        new[a] = new[b] = np.inf
-        M[a, :] = new
+        new[a] = new[b] = inf
         M[:, a] = new
-        M[b, :] = np.inf
-        M[:, b] = np.inf
-        active[b] = False
-        nn_d[b] = np.inf
+        M[:, b] = inf
+        nn_d[b] = inf
+        nn[b] = -1  # a deleted row: never stale, never better
         size[a] += size[b]
         sizes[t] = size[a]
         ids[a] = m + t
@@ -110,19 +112,23 @@ def agglomerate(M: np.ndarray, n_clusters: int, linkage: str) -> Agglomeration:
         members[b] = []
         # Rows that pointed at a or b: still nearest to the merged cluster if it is no
         # farther than before, otherwise search the row again.
-        stale = np.flatnonzero(active & ((nn == a) | (nn == b)))
-        closer = new[stale] <= nn_d[stale]
-        keep, redo = stale[closer], stale[~closer]
-        nn[keep], nn_d[keep] = a, new[keep]
-        if redo.shape[0]:
-            nn[redo] = np.argmin(M[redo], axis=1)
-            nn_d[redo] = M[redo, nn[redo]]
-        better = np.flatnonzero(active & (new < nn_d))
-        nn[better], nn_d[better] = a, new[better]
-        nn[a] = int(np.argmin(new))
-        nn_d[a] = new[nn[a]]
+        stale = np.flatnonzero((nn == a) | (nn == b))
+        if stale.shape[0]:
+            closer = new[stale] <= nn_d[stale]
+            keep, redo = stale[closer], stale[~closer]
+            nn[keep] = a
+            nn_d[keep] = new[keep]
+            if redo.shape[0]:
+                nn[redo] = M[redo].argmin(axis=1)
+                nn_d[redo] = M[redo, nn[redo]]
+        better = np.flatnonzero(new < nn_d)  # deleted rows have new = nn_d = inf
+        if better.shape[0]:
+            nn[better] = a
+            nn_d[better] = new[better]
+        nn[a] = c = int(new.argmin())
+        nn_d[a] = new[c]
     labels = np.empty(m, dtype=np.int64)
-    for label, row in enumerate(np.flatnonzero(active)):
+    for label, row in enumerate(r for r in range(m) if members[r]):
         labels[members[row]] = label
     return Agglomeration(merges=merges, distances=distances, sizes=sizes, labels=labels)
 

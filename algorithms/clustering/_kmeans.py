@@ -16,7 +16,10 @@ a cluster's squared error), and ``E`` takes finitely many values, so the loop st
 
 from __future__ import annotations
 
+import contextlib
+import os
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -48,6 +51,10 @@ EMPTY_CLUSTER_RULES = ("relocate", "keep")
 #: Relative rounding of a squared distance computed as ||x||^2 - 2 x.mu + ||mu||^2
 #: (a few float64 ulps of the squared norms, with a factor 1e3 of room).
 _TIE = 1e-12
+#: The assignment step runs on threads from this many samples on (below, the threads cost
+#: more than the work), with at most this many threads.
+_PARALLEL_ROWS = 20_000
+_MAX_THREADS = 8
 
 
 def check_n_clusters(n_clusters: object, n_samples: int, name: str = "n_clusters") -> int:
@@ -92,7 +99,11 @@ class _Lloyd:
     keeps the expanded distances ``||x||^2 - 2 x.mu + ||mu||^2`` accurate)."""
 
     def __init__(self, X: np.ndarray, centres: np.ndarray, *, empty_rule: str,
-                 keep_history: bool) -> None:
+                 keep_history: bool, pool: ThreadPoolExecutor | None = None,
+                 threads: int = 1) -> None:
+        self.pool = pool
+        size = -(-X.shape[0] // threads)
+        self.blocks = [slice(s, s + size) for s in range(0, X.shape[0], size)]
         self.shift = X.mean(axis=0)
         self.X = X - self.shift
         self.x_sq = np.einsum("ij,ij->i", self.X, self.X)
@@ -112,25 +123,44 @@ class _Lloyd:
             run.labels_history.append(labels.copy())
             run.centres_history.append(centres + self.shift)
 
+    def _assign_rows(self, rows: slice, C2: np.ndarray, c_sq: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """Nearest means and squared distances of the samples ``rows`` (C2 = -2 mu)."""
+        G = self.X[rows] @ C2.T
+        G += c_sq
+        labels = G.argmin(axis=1)
+        local = np.arange(G.shape[0])
+        best = G[local, labels]
+        if self.run.labels.shape[0]:
+            # Rounding of the expanded distances is ~1e-16 (||x||^2 + ||mu||^2): a sample
+            # leaves its cluster only for a mean closer by more than that (otherwise two
+            # equal means would trade a repeated sample back and forth for ever).
+            prev = self.run.labels[rows]
+            moved = np.flatnonzero(labels != prev)
+            if moved.shape[0]:
+                old = G[moved, prev[moved]]
+                noise = _TIE * (self.x_sq[rows][moved] + self.c_max)
+                stay = moved[old <= best[moved] + noise]
+                labels[stay] = prev[stay]
+                best[stay] = G[stay, prev[stay]]
+        best += self.x_sq[rows]
+        np.maximum(best, 0.0, out=best)
+        return labels, best
+
     def assign(self) -> np.ndarray:
         """Lines 4-9: nearest means; records E(C_new, mu) and returns the squared distances
-        of the samples to their means."""
+        of the samples to their means. Blocks of rows run on the thread pool."""
         C = self.run.centres
         c_sq = np.einsum("ij,ij->i", C, C)
-        G = self.X @ C.T
-        G *= -2.0
-        G += c_sq
-        labels = np.argmin(G, axis=1)
-        # Rounding of the expanded distances is ~1e-16 (||x||^2 + ||mu||^2): a sample leaves
-        # its cluster only for a mean closer by more than that (without this, two equal
-        # means would trade a duplicated sample back and forth for ever).
-        self.noise = _TIE * (self.x_sq + float(c_sq.max()))
-        if self.run.labels.shape[0]:
-            prev = self.run.labels
-            stay = G[self.rows, prev] <= G[self.rows, labels] + self.noise
-            labels = np.where(stay, prev, labels)
-        dist = G[self.rows, labels] + self.x_sq
-        np.maximum(dist, 0.0, out=dist)
+        self.c_max = float(c_sq.max())
+        C2 = -2.0 * C
+        if self.pool is None:
+            labels, dist = self._assign_rows(slice(None), C2, c_sq)
+        else:
+            parts = list(self.pool.map(lambda rows: self._assign_rows(rows, C2, c_sq),
+                                       self.blocks))
+            labels = np.concatenate([p[0] for p in parts])
+            dist = np.concatenate([p[1] for p in parts])
         self.run.labels = labels
         self._record(dist.sum(), labels, C)
         return dist
@@ -139,7 +169,8 @@ class _Lloyd:
         """Move each empty cluster's mean onto the sample farthest from its own mean (that
         sample joins it): its term of E drops to 0, so E still does not increase."""
         empty = np.flatnonzero(counts == 0)
-        candidates = np.flatnonzero(dist > self.noise)  # not a sample on its mean
+        noise = _TIE * (self.x_sq + self.c_max)
+        candidates = np.flatnonzero(dist > noise)  # not a sample on its mean
         n = min(empty.shape[0], candidates.shape[0])
         if n == 0:
             return
@@ -183,16 +214,22 @@ def lloyd(X: np.ndarray, centres: np.ndarray, *, max_iter: int, tol: float,
     """Run Algorithm 1 from ``centres``; every E is recorded by the step that produced it.
 
     BLAS runs on one thread inside the loop: the products are thin (k columns), where
-    OpenBLAS's threads cost more than they save, and badly so on a loaded machine.
+    OpenBLAS's threads cost more than they save, and badly so on a loaded machine. The
+    assignment step instead splits the rows into one block per core (numpy releases the GIL
+    in the products and the argmin) from 20,000 samples on.
     """
-    with threadpool_limits(limits=1, user_api="blas"):
+    threads = min(os.cpu_count() or 1, _MAX_THREADS) if X.shape[0] >= _PARALLEL_ROWS else 1
+    with threadpool_limits(limits=1, user_api="blas"), contextlib.ExitStack() as stack:
+        pool = stack.enter_context(ThreadPoolExecutor(threads)) if threads > 1 else None
         return _lloyd(X, centres, max_iter=max_iter, tol=tol, empty_rule=empty_rule,
-                      keep_history=keep_history)
+                      keep_history=keep_history, pool=pool, threads=threads)
 
 
 def _lloyd(X: np.ndarray, centres: np.ndarray, *, max_iter: int, tol: float,
-           empty_rule: str, keep_history: bool) -> _LloydRun:
-    state = _Lloyd(X, centres, empty_rule=empty_rule, keep_history=keep_history)
+           empty_rule: str, keep_history: bool, pool: ThreadPoolExecutor | None,
+           threads: int) -> _LloydRun:
+    state = _Lloyd(X, centres, empty_rule=empty_rule, keep_history=keep_history, pool=pool,
+                   threads=threads)
     run = state.run
     for it in range(1, max_iter + 1):
         dist = state.assign()

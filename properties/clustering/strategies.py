@@ -64,15 +64,23 @@ def labellings(draw, *, min_size: int = 1, max_size: int = 30) -> tuple[np.ndarr
 
 @st.composite
 def point_sets(draw, *, min_size: int = 2, max_size: int = 30, max_dim: int = 4,
-               kinds: tuple[str, ...] = ("blobs", "grid", "free")) -> np.ndarray:
+               kinds: tuple[str, ...] = ("blobs", "grid", "free", "bridged")) -> np.ndarray:
     """``X`` (m, n): blobs (continuous, separated or overlapping), a coarse integer grid
-    (duplicates and distance ties) or free floats, at a drawn scale; sometimes with
-    repeated rows."""
+    (duplicates and distance ties), free floats, or two tight groups 2 apart with one
+    sample half-way (a border sample shared by two density clusters, a chain for single
+    linkage), at a drawn scale; sometimes with repeated rows."""
     m = draw(st.integers(min_size, max_size))
     n = draw(st.integers(1, max_dim))
     kind = draw(st.sampled_from(kinds))
     scale = draw(st.sampled_from(_SCALES))
-    if kind == "blobs":
+    if kind == "bridged" and m >= 7:
+        rng = np.random.default_rng(draw(_SEEDS))
+        u = rng.normal(size=n)
+        u /= np.linalg.norm(u)
+        half = (m - 1) // 2
+        X = np.vstack([0.05 * rng.normal(size=(half, n)),
+                       2.0 * u + 0.05 * rng.normal(size=(m - 1 - half, n)), u[None]])
+    elif kind in ("blobs", "bridged"):
         rng = np.random.default_rng(draw(_SEEDS))
         k = draw(st.integers(1, 5))
         spread = draw(st.sampled_from([0.05, 0.5, 3.0]))

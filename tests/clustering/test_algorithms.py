@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
+from sklearn.cluster import KMeans as SklearnKMeans
 from sklearn.exceptions import ConvergenceWarning
 
 from algorithms.bayes import run_em
@@ -107,6 +108,18 @@ def test_kmeans_recovers_blobs_and_records_a_descending_objective(blobs):
     assert np.array_equal(est.predict(X), est.labels_)
     assert est.inertia_ == pytest.approx(
         float(np.sum((X - est.cluster_centers_[est.labels_]) ** 2)))
+
+
+def test_kmeans_threaded_assignment_matches_scikit_learn():
+    # 30,000 samples: the assignment step runs in row blocks on the thread pool
+    rng = np.random.default_rng(3)
+    centres = rng.normal(scale=5.0, size=(6, 3))
+    X = centres[rng.integers(6, size=30_000)] + rng.normal(size=(30_000, 3))
+    C0 = X[:6]
+    ours = KMeans(6, init=C0).fit(X)
+    theirs = SklearnKMeans(6, init=C0, n_init=1, algorithm="lloyd", tol=0.0).fit(X)
+    assert np.array_equal(ours.labels_, theirs.labels_) and ours.n_iter_ == theirs.n_iter_
+    assert np.allclose(ours.cluster_centers_, theirs.cluster_centers_, rtol=1e-12, atol=1e-12)
 
 
 def test_kmeans_relocates_an_empty_cluster():
