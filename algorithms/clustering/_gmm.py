@@ -32,7 +32,6 @@ from numpy.typing import ArrayLike
 from scipy.linalg import solve_triangular
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClusterMixin
-from threadpoolctl import threadpool_limits
 
 from algorithms._validation import (
     check_array_argument,
@@ -46,6 +45,7 @@ from algorithms._validation import (
 )
 from algorithms.bayes import check_em_settings, record_em_result, run_em
 from algorithms.clustering._kmeans import KMeans, check_n_clusters
+from algorithms.clustering._threads import one_blas_thread
 
 __all__ = [
     "GMM_INITS",
@@ -74,7 +74,7 @@ _SINGLE_THREAD_WORK = 5e7
 def _blas_threads(X: np.ndarray):
     """One BLAS thread for small problems, the library's default otherwise."""
     if X.shape[0] * X.shape[1] ** 2 < _SINGLE_THREAD_WORK:
-        return threadpool_limits(limits=1, user_api="blas")
+        return one_blas_thread()
     return contextlib.nullcontext()
 
 

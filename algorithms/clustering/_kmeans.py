@@ -27,7 +27,6 @@ from numpy.typing import ArrayLike
 from scipy import sparse
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.exceptions import ConvergenceWarning
-from threadpoolctl import threadpool_limits
 
 from algorithms._validation import (
     check_array_argument,
@@ -38,6 +37,7 @@ from algorithms._validation import (
     make_rng,
     validate_features,
 )
+from algorithms.clustering._threads import one_blas_thread
 
 __all__ = ["EMPTY_CLUSTER_RULES", "KMEANS_INITS", "KMeans", "kmeans_plusplus"]
 
@@ -55,6 +55,11 @@ _TIE = 1e-12
 #: more than the work), with at most this many threads.
 _PARALLEL_ROWS = 20_000
 _MAX_THREADS = 8
+#: Up to this many clusters the assignment packs the index into the distances' low bits.
+_PACKED_MAX = 256
+#: Up to this many (sample, cluster) entries the update step sums clusters with a dense
+#: one-hot product; beyond, with a sparse one.
+_DENSE_ONE_HOT = 200_000
 
 
 def check_n_clusters(n_clusters: object, n_samples: int, name: str = "n_clusters") -> int:
@@ -64,6 +69,32 @@ def check_n_clusters(n_clusters: object, n_samples: int, name: str = "n_clusters
         raise ValueError(f"{name}={k} must not exceed the number of samples, got "
                          f"n_samples={n_samples}.")
     return k
+
+
+def nearest_of_columns(D: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Row index and value of the smallest entry of each column of ``D`` (k, m), entries
+    >= 0, ties to the smallest index.
+
+    For k <= 256 the index is packed into the lowest ceil(log2 k) bits of each entry's
+    float64 pattern (non-negative doubles order like their int64 patterns), so one
+    vectorised min-reduction over the k rows finds both; the returned values lose those
+    bits (relative change <= 2^-44, below the rounding of the distances themselves).
+    ``argmin`` along the short axis is 2-3x slower.
+    """
+    k = D.shape[0]
+    if k == 1:
+        return np.zeros(D.shape[1], dtype=np.intp), D[0].copy()
+    if k > _PACKED_MAX:
+        labels = np.argmin(D, axis=0)
+        return labels, D[labels, np.arange(D.shape[1])]
+    mask = np.int64((1 << int(k - 1).bit_length()) - 1)
+    packed = D.view(np.int64)
+    packed &= ~mask
+    packed |= np.arange(k, dtype=np.int64)[:, None]
+    best = np.minimum.reduce(packed, axis=0)
+    labels = (best & mask).astype(np.intp)
+    best &= ~mask
+    return labels, best.view(np.float64)
 
 
 def kmeans_plusplus(X: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
@@ -126,11 +157,11 @@ class _Lloyd:
     def _assign_rows(self, rows: slice, C2: np.ndarray, c_sq: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray]:
         """Nearest means and squared distances of the samples ``rows`` (C2 = -2 mu)."""
-        G = self.X[rows] @ C2.T
-        G += c_sq
-        labels = G.argmin(axis=1)
-        local = np.arange(G.shape[0])
-        best = G[local, labels]
+        D = C2 @ self.X[rows].T  # (k, rows): one contiguous row per mean
+        D += c_sq[:, None]
+        D += self.x_sq[rows]
+        np.maximum(D, 0.0, out=D)
+        labels, best = nearest_of_columns(D)
         if self.run.labels.shape[0]:
             # Rounding of the expanded distances is ~1e-16 (||x||^2 + ||mu||^2): a sample
             # leaves its cluster only for a mean closer by more than that (otherwise two
@@ -138,13 +169,12 @@ class _Lloyd:
             prev = self.run.labels[rows]
             moved = np.flatnonzero(labels != prev)
             if moved.shape[0]:
-                old = G[moved, prev[moved]]
+                old = D[prev[moved], moved]
                 noise = _TIE * (self.x_sq[rows][moved] + self.c_max)
-                stay = moved[old <= best[moved] + noise]
+                keep = old <= best[moved] + noise
+                stay = moved[keep]
                 labels[stay] = prev[stay]
-                best[stay] = G[stay, prev[stay]]
-        best += self.x_sq[rows]
-        np.maximum(best, 0.0, out=best)
+                best[stay] = old[keep]
         return labels, best
 
     def assign(self) -> np.ndarray:
@@ -194,9 +224,13 @@ class _Lloyd:
             self._relocate(labels, dist, counts)
             run.labels = labels
         # one row per sample with a single 1 in its cluster's column: M^T X sums the clusters
-        one_hot = sparse.csr_matrix((self.ones, labels, self.indptr),
-                                    shape=(self.X.shape[0], self.k))
-        sums = one_hot.T @ self.X
+        # (dense for small problems, where building a sparse matrix costs more)
+        if self.X.shape[0] * self.k <= _DENSE_ONE_HOT:
+            sums = (labels[:, None] == np.arange(self.k)).T.astype(float) @ self.X
+        else:
+            one_hot = sparse.csr_matrix((self.ones, labels, self.indptr),
+                                        shape=(self.X.shape[0], self.k))
+            sums = one_hot.T @ self.X
         filled = counts > 0
         new = run.centres.copy()
         new[filled] = sums[filled] / counts[filled, None]
@@ -219,7 +253,7 @@ def lloyd(X: np.ndarray, centres: np.ndarray, *, max_iter: int, tol: float,
     in the products and the argmin) from 20,000 samples on.
     """
     threads = min(os.cpu_count() or 1, _MAX_THREADS) if X.shape[0] >= _PARALLEL_ROWS else 1
-    with threadpool_limits(limits=1, user_api="blas"), contextlib.ExitStack() as stack:
+    with one_blas_thread(), contextlib.ExitStack() as stack:
         pool = stack.enter_context(ThreadPoolExecutor(threads)) if threads > 1 else None
         return _lloyd(X, centres, max_iter=max_iter, tol=tol, empty_rule=empty_rule,
                       keep_history=keep_history, pool=pool, threads=threads)
