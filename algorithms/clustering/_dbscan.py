@@ -15,7 +15,8 @@ them when its random picks follow a random permutation of the cores (``seeds_``)
 non-core sample within ``eps`` of a core (a border sample) joins the first cluster in that
 order that reaches it, as the queue of line 17 would take it from ``Gamma``.
 Neighbourhoods come from a k-d tree (``scipy.spatial.cKDTree.query_pairs``) under the
-Minkowski distance (7.11).
+Minkowski distance (7.11); above 15 dimensions (Euclidean distance), where a k-d tree
+visits nearly every pair, from blocked matrix products (see :func:`neighbour_pairs`).
 """
 
 from __future__ import annotations
@@ -29,10 +30,17 @@ from sklearn.base import BaseEstimator, ClusterMixin
 
 from algorithms._validation import check_int, check_real, make_rng, validate_features
 
-__all__ = ["DBSCAN", "NOISE"]
+__all__ = ["DBSCAN", "NOISE", "neighbour_pairs"]
 
 #: The label of samples in no cluster.
 NOISE = -1
+
+#: Neighbourhoods by k-d tree up to this dimension, by blocked matrix products above.
+_TREE_MAX_DIM = 15
+#: Entries of one block of the brute-force distances (2^22 float64 = 32 MB).
+_BLOCK_ENTRIES = 2**22
+#: Relative rounding of ||x||^2 - 2 x.z + ||z||^2 against the squared norms (x 1e3 room).
+_EXPANDED_ROUNDING = 1e-12
 
 
 class DBSCAN(ClusterMixin, BaseEstimator):
@@ -85,7 +93,7 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         p = check_real(self.p, "p", low=1.0, allow_inf=True)
         rng = make_rng(self.random_state)
         m = X.shape[0]
-        pairs = cKDTree(X).query_pairs(eps, p=p, output_type="ndarray").astype(np.intp)
+        pairs = neighbour_pairs(X, eps, p)
         sizes = 1 + np.bincount(pairs.ravel(), minlength=m)
         core = sizes >= min_pts
         core_idx = np.flatnonzero(core)
@@ -100,6 +108,40 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         self.seeds_ = seeds
         self.n_clusters_ = int(seeds.shape[0])
         return self
+
+
+def neighbour_pairs(X: np.ndarray, eps: float, p: float = 2.0) -> np.ndarray:
+    """All pairs ``i < j`` with ``dist_p(x_i, x_j) <= eps``, shape (pairs, 2).
+
+    A k-d tree (``cKDTree.query_pairs``) up to 15 dimensions; above, where a k-d tree
+    visits nearly every pair anyway, Euclidean distances by blocks of matrix products
+    (scikit-learn switches to brute force at the same dimension), with the pairs whose
+    expanded distance lies within rounding of ``eps`` decided by the exact distance.
+    """
+    if p != 2.0 or X.shape[1] <= _TREE_MAX_DIM:
+        return cKDTree(X).query_pairs(eps, p=p, output_type="ndarray").astype(np.intp)
+    m = X.shape[0]
+    sq = np.einsum("ij,ij->i", X, X)
+    rows = max(1, _BLOCK_ENTRIES // m)
+    found = []
+    for start in range(0, m, rows):
+        block = slice(start, min(start + rows, m))
+        D = X[block] @ X[start:].T  # columns start.. (pairs i < j only)
+        D *= -2.0
+        D += sq[block, None]
+        D += sq[start:]
+        margin = _EXPANDED_ROUNDING * (sq[block, None] + sq[start:])
+        i, j = np.nonzero(D <= eps * eps + margin)
+        upper = j > i  # row i is sample start + i, column j is sample start + j
+        i, j = i[upper], j[upper]
+        near = np.abs(D[i, j] - eps * eps) <= margin[i, j]
+        if np.any(near):  # decide the pairs at the edge with the exact distance
+            diff = X[start + i[near]] - X[start + j[near]]
+            exact = np.einsum("ij,ij->i", diff, diff) <= eps * eps
+            drop = np.flatnonzero(near)[~exact]
+            i, j = np.delete(i, drop), np.delete(j, drop)
+        found.append(np.column_stack([start + i, start + j]))
+    return np.concatenate(found).astype(np.intp) if found else np.zeros((0, 2), np.intp)
 
 
 def _label(pairs: np.ndarray, core: np.ndarray, core_idx: np.ndarray,

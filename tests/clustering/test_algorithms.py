@@ -5,7 +5,8 @@ import warnings
 
 import numpy as np
 import pytest
-from sklearn.cluster import KMeans as SklearnKMeans
+from scipy.spatial import cKDTree
+from sklearn import cluster as skc
 from sklearn.exceptions import ConvergenceWarning
 
 from algorithms.bayes import run_em
@@ -26,6 +27,7 @@ from algorithms.clustering import (
     gaussian_log_density,
     kmeans_plusplus,
     minkowski_distance,
+    neighbour_pairs,
     pair_counts,
     value_difference,
     value_profiles,
@@ -117,7 +119,7 @@ def test_kmeans_threaded_assignment_matches_scikit_learn():
     X = centres[rng.integers(6, size=30_000)] + rng.normal(size=(30_000, 3))
     C0 = X[:6]
     ours = KMeans(6, init=C0).fit(X)
-    theirs = SklearnKMeans(6, init=C0, n_init=1, algorithm="lloyd", tol=0.0).fit(X)
+    theirs = skc.KMeans(6, init=C0, n_init=1, algorithm="lloyd", tol=0.0).fit(X)
     assert np.array_equal(ours.labels_, theirs.labels_) and ours.n_iter_ == theirs.n_iter_
     assert np.allclose(ours.cluster_centers_, theirs.cluster_centers_, rtol=1e-12, atol=1e-12)
 
@@ -216,6 +218,23 @@ def test_dbscan_core_border_noise():
     assert est.neighbourhood_sizes_.tolist() == [3, 3, 3, 1, 1]
     everyone = DBSCAN(0.01, min_pts=1).fit(X)  # MinPts = 1: every sample is a core
     assert everyone.n_clusters_ == 5
+
+
+@pytest.mark.parametrize("d", [16, 40])
+def test_high_dimensional_neighbourhoods_equal_the_k_d_tree(d):
+    # above 15 dimensions the pairs come from matrix products; integer points put many
+    # distances exactly on eps = 2, decided by the exact distance
+    rng = np.random.default_rng(d)
+    X = rng.integers(0, 2, size=(300, d)).astype(float)
+    X[:20] = X[20:40]  # duplicates
+    for eps in (2.0, math.sqrt(3.0), 2.5):
+        ours = {tuple(p) for p in neighbour_pairs(X, eps).tolist()}
+        tree = set(cKDTree(X).query_pairs(eps))
+        assert ours == tree
+    est = DBSCAN(2.0, min_pts=4, random_state=0).fit(X)
+    ref = skc.DBSCAN(eps=2.0, min_samples=4).fit(X)
+    assert np.array_equal(np.sort(est.core_sample_indices_), ref.core_sample_indices_)
+    assert np.array_equal(est.labels_ == -1, ref.labels_ == -1)
 
 
 def test_agnes_merges_the_closest_clusters_first():
