@@ -251,6 +251,9 @@ class GaussianMixtureEM:
                 -math.inf
         norm = logsumexp(joint, axis=1)
         resp = np.exp(joint - norm[:, None])
+        # log-densities of size L carry ~1e-16 L absolute error, so with tiny variances
+        # (L ~ 1e9) the rows of exp(joint - norm) miss 1 by ~1e-7: make them sum to 1
+        resp /= resp.sum(axis=1, keepdims=True)
         return MixtureStats(resp, params), float(norm.sum())
 
     def m_step(self, X: np.ndarray, stats: MixtureStats) -> MixtureParams:
@@ -268,7 +271,9 @@ class GaussianMixtureEM:
             cov = 0.5 * (cov + cov.T)
             cov.flat[:: n + 1] += self.reg_covar
             covs[i] = cov
-        return MixtureParams(N / m, means, covs)
+        # (7.27) N_i / m, written N_i / sum_l N_l so that the weights sum to 1 exactly in
+        # float64 (otherwise the next iterate is not a mixture and LL can seem to drop)
+        return MixtureParams(N / N.sum(), means, covs)
 
 
 class GaussianMixtureClustering(ClusterMixin, BaseEstimator):

@@ -32,7 +32,7 @@ from algorithms.clustering import (
 from mltheory import Expect, Method, claim, evidence
 from mltheory.numeric import LINEAR_ALGEBRA, Tolerance, assert_close, assert_leq
 from mltheory.stats import check_probability_at_least, check_probability_at_most
-from properties.clustering.strategies import GMMProblem, gmm_problems, mixtures
+from properties.clustering.strategies import START_KINDS, GMMProblem, gmm_problems, mixtures
 from properties.clustering.support import (
     EM_ROUNDING,
     check_em_trace,
@@ -362,19 +362,21 @@ def check_ll_ceiling(problem: GMMProblem, eps: float, factor: float = 0.5) -> No
     method=Method.PROPERTY,
     tags=("clustering", "gmm", "em", "monotone"),
 )
-@given(problem=gmm_problems())
-def em_monotone(problem):
-    est = fit_from(problem, reg_covar=0.0)
-    run = est.em_result_.best_run
-    steps = check_em_trace(problem.X, run, reg_covar=0.0, label=f"EM ({problem.kind} start)")
-    if steps.size:
-        evidence.worst("smallest LL increase per step (all starts)", float(np.min(steps)),
-                       larger_is_worse=False)
-    evidence.worst("most steps in one run", float(steps.size))
-    if run.stop_reason == "non-finite":
-        evidence.note("runs from tiny variances or onto duplicated samples stop when a "
-                      "covariance turns singular (no regularisation): the driver keeps the "
-                      "last finite iterate")
+@given(data=st.data())
+def em_monotone(data):
+    for kind in START_KINDS:  # every kind of start in every example
+        problem = data.draw(gmm_problems(kinds=(kind,)), label=kind)
+        est = fit_from(problem, reg_covar=0.0)
+        run = est.em_result_.best_run
+        steps = check_em_trace(problem.X, run, reg_covar=0.0, label=f"EM ({kind} start)")
+        if steps.size:
+            evidence.worst("smallest LL increase per step (all starts)", float(np.min(steps)),
+                           larger_is_worse=False)
+        evidence.worst("most steps in one run", float(steps.size))
+        if run.stop_reason == "non-finite":
+            evidence.note("runs from tiny variances or onto duplicated samples stop when a "
+                          "covariance turns singular (no regularisation): the driver keeps "
+                          "the last finite iterate")
 
 
 @claim(
@@ -388,13 +390,15 @@ def em_monotone(problem):
     method=Method.PROPERTY,
     tags=("clustering", "gmm", "em", "monotone"),
 )
-@given(problem=gmm_problems(), eps=st.sampled_from([1e-6, 1e-3, 1e-1]))
-def em_regularised_deficit(problem, eps):
-    est = fit_from(problem, reg_covar=eps)
-    steps = check_em_trace(problem.X, est.em_result_.best_run, reg_covar=eps,
-                           label=f"regularised EM ({problem.kind} start)")
-    if steps.size:
-        evidence.worst("largest LL decrease seen (regularised)", float(-np.min(steps)))
+@given(data=st.data(), eps=st.sampled_from([1e-6, 1e-3, 1e-1]))
+def em_regularised_deficit(data, eps):
+    for kind in START_KINDS:
+        problem = data.draw(gmm_problems(kinds=(kind,)), label=kind)
+        est = fit_from(problem, reg_covar=eps)
+        steps = check_em_trace(problem.X, est.em_result_.best_run, reg_covar=eps,
+                               label=f"regularised EM ({kind} start)")
+        if steps.size:
+            evidence.worst("largest LL decrease seen (regularised)", float(-np.min(steps)))
 
 
 # ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from algorithms.clustering import MixtureParams
 from mltheory.strategies import finite_floats, spd_with_condition
 
 __all__ = [
+    "START_KINDS",
     "GMMProblem",
     "Triple",
     "categorical_samples",
@@ -197,12 +198,14 @@ def gmm_problems(draw, *, max_size: int = 40, max_dim: int = 3, max_components: 
     kind = draw(st.sampled_from(kinds))
     mix = draw(mixtures(max_components=max_components, max_dim=max_dim))
     rng = np.random.default_rng(draw(_SEEDS))
-    m = draw(st.integers(max(4, mix.means.shape[1] + 2), max_size))
     n = mix.means.shape[1]
+    k = draw(st.integers(1, max_components))
+    # at least 2 (n + 1) samples per component when the size allows: fewer make every
+    # unregularised M-step singular at once (a start that tests nothing)
+    m = draw(st.integers(min(max_size, max(4, 2 * k * (n + 1))), max_size))
     z = rng.choice(mix.n_components, size=m, p=mix.weights)
     chol = np.linalg.cholesky(mix.covariances)
     X = mix.means[z] + np.einsum("jab,jb->ja", chol[z], rng.standard_normal((m, n)))
-    k = draw(st.integers(1, max_components))
     if kind == "duplicates":  # n + 1 .. m/2 distinct points, each repeated
         distinct = draw(st.integers(n + 1, max(n + 1, m // 2)))
         X = X[np.concatenate([np.arange(distinct), rng.integers(distinct, size=m - distinct)])]

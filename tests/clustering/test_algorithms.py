@@ -192,6 +192,23 @@ def test_gmm_stops_and_warns_at_a_singular_covariance_without_regularisation():
     assert np.all(np.isfinite(est.covariances_)) and np.isfinite(est.log_likelihood_)
 
 
+def test_gmm_iterates_stay_mixtures_from_tiny_variances():
+    # log-densities of size 1e9 made the responsibilities miss 1 by ~1e-7 and the next
+    # weights sum to 1 + 4e-9, after which an exact EM step lowered LL by 1.5e-7
+    X = np.random.default_rng(4).normal(scale=2.0, size=(40, 1))
+    est = GaussianMixtureClustering(
+        2, reg_covar=0.0, tol=0.0, max_iter=10, weights_init=[0.108, 0.892],
+        means_init=[[0.0086], [0.0086]], covariances_init=np.full((2, 1, 1), 1e-8),
+        keep_history=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        est.fit(X)
+    run = est.em_result_.best_run
+    assert all(abs(p.weights.sum() - 1.0) <= 1e-15 for p in run.params_history[1:])
+    trace = np.asarray(run.log_likelihood_history)
+    assert np.all(np.diff(trace) >= -1e-12 * np.abs(trace[1:]))
+
+
 def test_gmm_log_density_matches_the_formula():
     x, mu, S = np.array([[1.0, 2.0]]), np.array([0.0, 1.0]), np.array([[2.0, 0.3], [0.3, 1.0]])
     d = x[0] - mu
