@@ -4,7 +4,7 @@ histories the estimator's loop recorded (``errors_``, ``alphas_``, ``normalisers
 ``AdaBoostClassifier`` (SAMME with two classes is the notes' algorithm: its estimator
 weight ``ln((1 - eps)/eps) + ln(K - 1)`` is ``2 alpha_t`` for ``K = 2``).
 
-The symbolic steps of the derivation are in :mod:`proofs.ensembles`.
+The symbolic steps of the derivation are in :mod:`proofs.ensembles.derivations`.
 """
 
 from __future__ import annotations

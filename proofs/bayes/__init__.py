@@ -1,0 +1,1 @@
+"""Symbolic derivations of the bayes family, registered as claims."""

@@ -1,0 +1,1 @@
+"""Symbolic derivations of the clustering family, registered as claims."""

@@ -1,0 +1,1 @@
+"""Symbolic derivations of the ensembles family, registered as claims."""

@@ -1,0 +1,1 @@
+"""Symbolic derivations of the learning theory family, registered as claims."""

@@ -1,0 +1,1 @@
+"""Symbolic derivations of the perceptron family, registered as claims."""

@@ -1,0 +1,1 @@
+"""Symbolic derivations of the svm family, registered as claims."""

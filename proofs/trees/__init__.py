@@ -1,0 +1,1 @@
+"""Symbolic derivations of the trees family, registered as claims."""
