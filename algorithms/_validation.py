@@ -220,7 +220,41 @@ def _naming_the_argument(check, *args, **kwargs):
         for start, prefix in _UNNAMED_ARGUMENT_MESSAGES:
             if type(exc) is ValueError and message.startswith(start):
                 raise ValueError(prefix + message) from exc
+        if type(exc) is ValueError and message.startswith(_UNNAMED_DATA_MESSAGES):
+            raise ValueError(f"{_blamed_data(args)} is invalid: {message}") from exc
         raise
+
+
+#: Messages of scikit-learn's (or numpy's) conversion of X or y that name neither.
+_UNNAMED_DATA_MESSAGES = (
+    "Complex data not supported",
+    "could not convert",
+    "Found array with dim",
+    "dtype='numeric' is not compatible",
+)
+
+
+def _blamed_data(args: tuple) -> str:
+    """``"X"`` or ``"y"``: which data argument of a failed validation is at fault.
+
+    ``args`` are the positional arguments of ``validate_data`` (estimator, X[, y]) or
+    ``check_X_y`` (X, y); runs only on the error path.
+    """
+    data = [a for a in args if not hasattr(a, "get_params")]
+    if len(data) < 2:
+        return "X"
+    try:
+        check_array(
+            data[0],
+            accept_sparse=True,
+            dtype=np.float64,
+            ensure_all_finite=False,
+            ensure_min_samples=0,
+            ensure_min_features=0,
+        )
+    except (TypeError, ValueError):
+        return "X"
+    return "y"
 
 
 def validate_features(estimator: object, X: object, *, reset: bool = False, **kwargs) -> np.ndarray:

@@ -1,0 +1,93 @@
+"""Every exported name of every family, fuzzed with bad input (see ``tests/api_fuzz.py``).
+
+A family joins by writing ``tests/<family>/api_cases.py`` with ``CASES: dict[str, Case]``
+covering every name of ``algorithms.<family>.__all__``. One test item per (family,
+name, variant), e.g. ``linear-ridge_solve-X-nan``::
+
+    python -m pytest tests/test_public_api.py -q -p no:cacheprovider -n 0 -k linear
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+from tests.api_fuzz import Case, case_seed, run_variant, variants
+
+ALGORITHMS = Path(__file__).resolve().parent.parent / "algorithms"
+
+FAMILIES = sorted(
+    p.name
+    for p in ALGORITHMS.iterdir()
+    if p.is_dir() and not p.name.startswith("_") and (p / "__init__.py").exists()
+)
+
+
+def _exports(family: str) -> dict[str, object]:
+    module = importlib.import_module(f"algorithms.{family}")
+    return {name: getattr(module, name) for name in module.__all__}
+
+
+def _cases(family: str) -> dict[str, Case] | None:
+    """The family's CASES, or None when it has no ``api_cases.py`` yet."""
+    name = f"tests.{family}.api_cases"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            return None
+        raise
+    return dict(module.CASES)
+
+
+def _params() -> list:
+    params = []
+    for family in FAMILIES:
+        cases = _cases(family)
+        if cases is None:
+            continue
+        exports = _exports(family)
+        for name, obj in exports.items():
+            case = cases.get(name)
+            if case is None or case.skip:
+                continue
+            try:
+                found = variants(obj, case, case_seed(family, name))
+            except Exception as exc:  # noqa: BLE001 - shown by a failing item
+                params.append(
+                    pytest.param(family, name, exc, id=f"{family}-{name}-case-broken")
+                )
+                continue
+            params += [
+                pytest.param(family, name, v, id=f"{family}-{name}-{v.id}") for v in found
+            ]
+    return params
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_exported_name_has_a_case(family: str) -> None:
+    cases = _cases(family)
+    if cases is None:
+        pytest.skip(f"no api_cases.py yet (tests/{family}/api_cases.py)")
+    exports = _exports(family)
+    missing = sorted(set(exports) - set(cases))
+    stale = sorted(set(cases) - set(exports))
+    assert not missing, f"{family}: no Case for {missing} (tests/{family}/api_cases.py)"
+    assert not stale, f"{family}: Cases for names not in __all__: {stale}"
+    for name, case in cases.items():
+        assert isinstance(case, Case), f"{family}.{name}: not a Case but {type(case)}"
+
+
+@pytest.mark.parametrize(("family", "name", "variant"), _params())
+def test_public_api_variant(family: str, name: str, variant: object) -> None:
+    if isinstance(variant, Exception):
+        raise AssertionError(
+            f"{family}.{name}: the Case could not be expanded: "
+            f"{type(variant).__name__}: {variant}"
+        ) from variant
+    case = _cases(family)[name]  # type: ignore[index]
+    obj = _exports(family)[name]
+    failure = run_variant(obj, case, variant, case_seed(family, name))
+    assert failure is None, f"{family}.{name} [{variant.id}]: {failure}"
