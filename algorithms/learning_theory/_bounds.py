@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from algorithms._validation import check_array_argument, check_int, check_real
+from algorithms._validation import check_array_argument, check_bool, check_int, check_real
 
 __all__ = [
     "finite_class_deviation",
@@ -36,6 +36,38 @@ __all__ = [
     "vc_generalisation_bound",
     "vc_tail_bound",
 ]
+
+#: Largest sample size or class size accepted: integers up to 2^53 are exact in float64,
+#: the arithmetic every bound here uses.
+MAX_SIZE = 2**53
+#: :func:`sauer_bound` sums ``min(d, m) + 1`` binomial coefficients of ``m`` bits each;
+#: above ``m * min(d, m) = 5e9`` bit-steps (about a second) it refuses.
+MAX_SAUER_WORK = 5 * 10**9
+#: ``2^m`` (the Sauer bound for ``d >= m``) is built for ``m`` up to 1e8 bits (12.5 MB).
+MAX_SAUER_BITS = 10**8
+
+
+def _size(value: object, name: str, low: int = 1) -> int:
+    """A sample or class size: an integer in ``[low, MAX_SIZE]`` (integral floats accepted)."""
+    return check_int(value, name, low=low, high=MAX_SIZE, integral_floats=True)
+
+
+def _delta(value: object) -> float:
+    return check_real(value, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
+
+
+def _exp_or_refuse(log_value: float, what: str) -> float:
+    """``exp(log_value)``: 0 below the float range; a ValueError naming ``what`` above it."""
+    if log_value > math.log(np.finfo(np.float64).max):
+        raise ValueError(f"{what} exceeds the largest float64 (its natural logarithm is "
+                         f"{log_value:.6g}); work with the logarithm instead.")
+    return math.exp(log_value)  # exp(-inf) and exp(-1e300) are 0.0
+
+
+def _finite_result(value: float, what: str) -> float:
+    if not math.isfinite(value):
+        raise ValueError(f"{what} overflows float64 for these arguments; rescale them.")
+    return value
 
 
 def hoeffding_tail(m: int, epsilon: float, *, two_sided: bool = False) -> float:
@@ -60,9 +92,10 @@ def hoeffding_tail(m: int, epsilon: float, *, two_sided: bool = False) -> float:
     003 §9.1 (9.5); for a fixed hypothesis, with the losses as the variables,
     this is (9.14).
     """
-    m = check_int(m, "m", low=1, integral_floats=True)
+    m = _size(m, "m")
     epsilon = check_real(epsilon, "epsilon", low=0.0, low_open=True)
-    tail = math.exp(-2.0 * m * epsilon**2)
+    two_sided = check_bool(two_sided, "two_sided")
+    tail = math.exp(-2.0 * m * epsilon * epsilon)  # inf exponent (eps ~ 1e300): 0, no overflow
     return 2.0 * tail if two_sided else tail
 
 
@@ -87,14 +120,17 @@ def mcdiarmid_tail(c: np.ndarray, epsilon: float, *, two_sided: bool = False) ->
     -----
     003 §9.1 (9.6)-(9.7).
     """
-    c_arr = check_array_argument(c, "c", ndim=1)
+    c_arr = check_array_argument(c, "c", ndim=1, real=True)
     if np.any(c_arr < 0):
         raise ValueError("c must contain non-negative bounded differences")
-    total = float(np.sum(c_arr**2))
-    if total == 0.0:
+    top = float(np.max(c_arr))
+    if top == 0.0:
         raise ValueError("c must not be all zero (f would be constant)")
     epsilon = check_real(epsilon, "epsilon", low=0.0, low_open=True)
-    tail = math.exp(-2.0 * epsilon**2 / total)
+    two_sided = check_bool(two_sided, "two_sided")
+    # eps^2 / sum c_i^2 = (eps/top)^2 / sum (c_i/top)^2: no overflow or underflow of squares.
+    ratio = epsilon / top
+    tail = math.exp(-2.0 * ratio * ratio / float(np.sum((c_arr / top) ** 2)))
     return 2.0 * tail if two_sided else tail
 
 
@@ -111,7 +147,7 @@ def pac_sample_size(n_hypotheses: int, epsilon: float, delta: float) -> int:
     """
     n_hypotheses = check_int(n_hypotheses, "n_hypotheses", low=1, integral_floats=True)
     epsilon = check_real(epsilon, "epsilon", low=0.0, high=1.0, low_open=True, high_open=True)
-    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
+    delta = _delta(delta)
     return max(1, math.ceil((math.log(n_hypotheses) + math.log(1.0 / delta)) / epsilon))
 
 
@@ -123,15 +159,15 @@ def pac_error_bound(n_hypotheses: int, m: int, delta: float) -> float:
     003 §9.3.1 (9.13) solved for epsilon; it decays at rate O(1/m).
     """
     n_hypotheses = check_int(n_hypotheses, "n_hypotheses", low=1, integral_floats=True)
-    m = check_int(m, "m", low=1, integral_floats=True)
-    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
+    m = _size(m, "m")
+    delta = _delta(delta)
     return (math.log(n_hypotheses) + math.log(1.0 / delta)) / m
 
 
 def hoeffding_deviation(m: int, delta: float) -> float:
     """``sqrt(ln(2/delta) / (2m))``: the two-sided deviation of one hypothesis (9.15)."""
-    m = check_int(m, "m", low=1, integral_floats=True)
-    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
+    m = _size(m, "m")
+    delta = _delta(delta)
     return math.sqrt(math.log(2.0 / delta) / (2.0 * m))
 
 
@@ -144,8 +180,8 @@ def finite_class_deviation(n_hypotheses: int, m: int, delta: float) -> float:
     ``|E(h) - Ê(h)|`` is at most this value for every ``h`` in ``H``.
     """
     n_hypotheses = check_int(n_hypotheses, "n_hypotheses", low=1, integral_floats=True)
-    m = check_int(m, "m", low=1, integral_floats=True)
-    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
+    m = _size(m, "m")
+    delta = _delta(delta)
     return math.sqrt((math.log(n_hypotheses) + math.log(2.0 / delta)) / (2.0 * m))
 
 
@@ -154,11 +190,27 @@ def sauer_bound(m: int, d: int) -> int:
 
     Notes
     -----
-    003 §9.4 (9.21).
+    003 §9.4 (9.21). For ``d >= m`` the sum is ``2^m``. Exact integers cost time
+    and memory in proportion to ``m * min(d, m)`` bits, so a request beyond
+    ``MAX_SAUER_WORK`` (or ``2^m`` beyond ``MAX_SAUER_BITS`` bits) is refused with a
+    ValueError; :func:`growth_polynomial_bound` bounds it in closed form.
     """
     m = check_int(m, "m", low=0, integral_floats=True)
     d = check_int(d, "d", low=0, integral_floats=True)
-    return sum(math.comb(m, i) for i in range(min(d, m) + 1))
+    if d >= m:
+        if m > MAX_SAUER_BITS:
+            raise ValueError(f"m={m} is too large: the Sauer bound 2^m would have more than "
+                             f"{MAX_SAUER_BITS} bits")
+        return 1 << m
+    if m * d > MAX_SAUER_WORK:
+        raise ValueError(f"m={m}, d={d}: the exact sum of C(m, i) for i <= d needs about "
+                         f"m*d = {m * d:.3g} > {MAX_SAUER_WORK:.0e} bit operations; use "
+                         "growth_polynomial_bound (its logarithm) instead")
+    total, term = 1, 1
+    for i in range(d):  # C(m, i+1) = C(m, i) (m - i) / (i + 1), exactly
+        term = term * (m - i) // (i + 1)
+        total += term
+    return total
 
 
 def growth_polynomial_bound(m: int, d: int) -> float:
@@ -170,20 +222,22 @@ def growth_polynomial_bound(m: int, d: int) -> float:
     value can fall below the growth function (e.g. ``d = 3, m = 1``), so it is
     rejected here.
     """
-    d = check_int(d, "d", low=1, integral_floats=True)
-    m = check_int(m, "m", low=1, integral_floats=True)
+    d = _size(d, "d")
+    m = _size(m, "m")
     if m < d:
         raise ValueError(f"m must be >= d for (em/d)^d to bound the growth function, got "
                          f"m={m}, d={d}")
-    return (math.e * m / d) ** d
+    return _exp_or_refuse(d * (1.0 + math.log(m) - math.log(d)), "(em/d)^d")
 
 
 def vc_tail_bound(growth_2m: int, m: int, epsilon: float) -> float:
     """``4 Pi_H(2m) exp(-m epsilon^2 / 8)``, bounding ``P(|E(h) - Ê(h)| > epsilon)`` (9.19)."""
     growth_2m = check_int(growth_2m, "growth_2m", low=1, integral_floats=True)
-    m = check_int(m, "m", low=1, integral_floats=True)
+    m = _size(m, "m")
     epsilon = check_real(epsilon, "epsilon", low=0.0, low_open=True)
-    return 4.0 * growth_2m * math.exp(-m * epsilon**2 / 8.0)
+    # In logs: Pi_H(2m) may exceed the float range (it is an exact integer).
+    return _exp_or_refuse(math.log(4.0) + math.log(growth_2m) - m * epsilon * epsilon / 8.0,
+                          "4 Pi_H(2m) exp(-m eps^2/8)")
 
 
 def vc_generalisation_bound(m: int, d: int, delta: float) -> float:
@@ -194,9 +248,9 @@ def vc_generalisation_bound(m: int, d: int, delta: float) -> float:
     003 §9.4 (9.23): with probability at least ``1 - delta``,
     ``E(h) - Ê(h)`` is at most this value.
     """
-    d = check_int(d, "d", low=1, integral_floats=True)
-    m = check_int(m, "m", low=1, integral_floats=True)
-    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
+    d = _size(d, "d")
+    m = _size(m, "m")
+    delta = _delta(delta)
     if m <= d:
         raise ValueError(f"m must exceed the VC dimension d, got m={m}, d={d}")
     return math.sqrt((8.0 * d * math.log(2.0 * math.e * m / d) + 8.0 * math.log(4.0 / delta)) / m)
@@ -228,9 +282,9 @@ def rademacher_bound_real(
         ``2 R_m + sqrt(ln(1/delta)/(2m))`` or ``2 R̂_Z + 3 sqrt(ln(2/delta)/(2m))``.
     """
     rademacher = _check_rademacher(rademacher, "rademacher")
-    m = check_int(m, "m", low=1, integral_floats=True)
-    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
-    if empirical:
+    m = _size(m, "m")
+    delta = _delta(delta)
+    if check_bool(empirical, "empirical"):
         return 2.0 * rademacher + 3.0 * math.sqrt(math.log(2.0 / delta) / (2.0 * m))
     return 2.0 * rademacher + math.sqrt(math.log(1.0 / delta) / (2.0 * m))
 
@@ -244,9 +298,9 @@ def rademacher_bound_binary(
     ``R̂_D(H) + 3 sqrt(ln(2/delta)/(2m))``.
     """
     rademacher = _check_rademacher(rademacher, "rademacher")
-    m = check_int(m, "m", low=1, integral_floats=True)
-    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
-    if empirical:
+    m = _size(m, "m")
+    delta = _delta(delta)
+    if check_bool(empirical, "empirical"):
         return rademacher + 3.0 * math.sqrt(math.log(2.0 / delta) / (2.0 * m))
     return rademacher + math.sqrt(math.log(1.0 / delta) / (2.0 * m))
 
@@ -258,7 +312,7 @@ def massart_bound(n_behaviours: int, m: int) -> float:
     version, the number of distinct label vectors ``|H|_D|``).
     """
     n_behaviours = check_int(n_behaviours, "n_behaviours", low=1, integral_floats=True)
-    m = check_int(m, "m", low=1, integral_floats=True)
+    m = _size(m, "m")
     return math.sqrt(2.0 * math.log(n_behaviours) / m)
 
 
@@ -271,9 +325,9 @@ def rademacher_vc_bound(m: int, d: int, delta: float) -> float:
     ``m >= d``, a condition the note does not repeat (see the claim
     ``clt.rademacher_vc_bound_any_m``).
     """
-    d = check_int(d, "d", low=1, integral_floats=True)
-    m = check_int(m, "m", low=1, integral_floats=True)
-    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
+    d = _size(d, "d")
+    m = _size(m, "m")
+    delta = _delta(delta)
     if m < d:
         raise ValueError(f"m must be >= d (the bound uses (9.22)), got m={m}, d={d}")
     return math.sqrt(2.0 * d * math.log(math.e * m / d) / m) + math.sqrt(
@@ -301,8 +355,10 @@ def stability_bound(beta: float, m: int, loss_bound: float, delta: float, *,
         Confidence parameter in (0, 1).
     """
     beta = check_real(beta, "beta", low=0.0)
-    m = check_int(m, "m", low=1, integral_floats=True)
+    m = _size(m, "m")
     loss_bound = check_real(loss_bound, "loss_bound", low=0.0, low_open=True)
-    delta = check_real(delta, "delta", low=0.0, high=1.0, low_open=True, high_open=True)
+    delta = _delta(delta)
+    leave_one_out = check_bool(leave_one_out, "leave_one_out")
     spread = (4.0 * m * beta + loss_bound) * math.sqrt(math.log(1.0 / delta) / (2.0 * m))
-    return (beta if leave_one_out else 2.0 * beta) + spread
+    return _finite_result((beta if leave_one_out else 2.0 * beta) + spread,
+                          "the stability bound (9.39)")

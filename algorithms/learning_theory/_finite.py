@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from algorithms._validation import InvalidArgumentError, check_int
+from algorithms._validation import InvalidArgumentError, check_array_argument, check_int
 
 __all__ = [
     "FiniteProblem",
@@ -24,13 +24,27 @@ __all__ = [
 ]
 
 
+#: Largest number of (training set, point) cells the counts of one call may hold
+#: (float64 arrays of 0.8 GB); a larger request is refused with a ValueError.
+MAX_COUNT_CELLS = 10**8
+
+
+def _pm_labels(value: object, name: str, *, ndim: int | None = None) -> np.ndarray:
+    """A real, non-boolean array of labels in {-1, +1}, as int (ValueError naming it)."""
+    arr = check_array_argument(value, name, ndim=ndim, dtype=None, real=True,
+                               allow_empty=True)
+    if arr.dtype.kind not in "iuf":  # booleans would read as labels 1 and 0
+        raise InvalidArgumentError(f"{name} must hold labels -1 and +1, got dtype {arr.dtype}")
+    if not np.all((arr == 1) | (arr == -1)):
+        raise ValueError(f"{name} must contain only labels -1 and +1")
+    return arr.astype(int)
+
+
 def _table(H: object) -> np.ndarray:
-    T = np.asarray(H)
-    if T.ndim != 2 or T.shape[0] == 0 or T.shape[1] == 0:
+    T = _pm_labels(H, "H", ndim=2)
+    if T.shape[0] == 0 or T.shape[1] == 0:
         raise ValueError(f"H must be a non-empty (n_hypotheses, n_points) table, got {T.shape}")
-    if not np.all(np.isin(T, (-1, 1))):
-        raise ValueError("H must contain only labels -1 and +1")
-    return T.astype(int)
+    return T
 
 
 #: Buckets of the table lookup in :func:`_inverse_cdf` (a power of two: ``u * K`` is exact).
@@ -73,15 +87,11 @@ class FiniteProblem:
     eta: np.ndarray
 
     def __post_init__(self) -> None:
-        p = np.asarray(self.p, dtype=float)
-        eta = np.asarray(self.eta, dtype=float)
-        if p.ndim != 1 or p.size == 0:
-            raise ValueError(f"p must be a non-empty 1-D array, got shape {p.shape}")
-        if not np.all(np.isfinite(p)) or np.any(p < 0) or abs(p.sum() - 1.0) > 1e-9:
+        p = check_array_argument(self.p, "p", ndim=1, real=True)
+        if np.any(p < 0) or abs(p.sum() - 1.0) > 1e-9:
             raise ValueError("p must be a probability vector (non-negative, summing to 1)")
-        if eta.shape != p.shape:
-            raise ValueError(f"eta must have shape {p.shape}, got {eta.shape}")
-        if not np.all(np.isfinite(eta)) or np.any(eta < 0) or np.any(eta > 1):
+        eta = check_array_argument(self.eta, "eta", shape=p.shape, real=True)
+        if np.any(eta < 0) or np.any(eta > 1):
             raise ValueError("eta must contain probabilities in [0, 1]")
         object.__setattr__(self, "p", p / p.sum())
         object.__setattr__(self, "eta", eta)
@@ -105,6 +115,9 @@ class FiniteProblem:
         m = check_int(m, "m", low=1, integral_floats=True)
         if not isinstance(rng, np.random.Generator):
             raise InvalidArgumentError(f"rng must be a numpy.random.Generator, got {rng!r}")
+        if n_sets * m > MAX_COUNT_CELLS:
+            raise ValueError(f"n_sets * m = {n_sets * m} exceeds {MAX_COUNT_CELLS:.0e} "
+                             "examples per call; draw the training sets in batches")
         cdf = np.cumsum(self.p)
         cdf[-1] = 1.0
         idx = _inverse_cdf(cdf, rng.random((n_sets, m)))
@@ -130,8 +143,11 @@ def _counts(idx: np.ndarray, lab: np.ndarray, n_points: int) -> tuple[np.ndarray
 
 
 def _check_samples(x_idx: object, y: object, n_points: int) -> tuple[np.ndarray, np.ndarray]:
-    idx = np.atleast_2d(np.asarray(x_idx))
-    lab = np.atleast_2d(np.asarray(y))
+    idx = np.atleast_2d(check_array_argument(x_idx, "x_idx", dtype=None, real=True,
+                                             allow_empty=True))
+    lab = np.atleast_2d(_pm_labels(y, "y"))
+    if idx.ndim != 2:
+        raise ValueError(f"x_idx must have shape (n_sets, m) or (m,), got {idx.shape}")
     if idx.shape != lab.shape:
         raise ValueError(f"x_idx and y must have the same shape, got {idx.shape}, {lab.shape}")
     if idx.size == 0:
@@ -140,8 +156,9 @@ def _check_samples(x_idx: object, y: object, n_points: int) -> tuple[np.ndarray,
         raise ValueError("x_idx must hold integer indices")
     if idx.min() < 0 or idx.max() >= n_points:
         raise ValueError(f"x_idx must hold indices in [0, {n_points})")
-    if not np.all((lab == 1) | (lab == -1)):
-        raise ValueError("y must contain only labels -1 and +1")
+    if idx.shape[0] * n_points > MAX_COUNT_CELLS:
+        raise ValueError(f"{idx.shape[0]} training sets x {n_points} points exceed "
+                         f"{MAX_COUNT_CELLS:.0e} count cells; split x_idx into batches")
     return idx, lab
 
 
@@ -151,6 +168,7 @@ def label_counts(x_idx: object, y: object, n_points: int) -> tuple[np.ndarray, n
     Returned as float arrays (exact small integers), one row per training set
     (a single set of shape (m,) gives one row).
     """
+    n_points = check_int(n_points, "n_points", low=1, integral_floats=True)
     idx, lab = _check_samples(x_idx, y, n_points)
     return _counts(idx, lab, n_points)
 

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 from scipy.optimize import linprog
 
-from algorithms._validation import check_array_argument, check_int
+from algorithms._validation import InvalidArgumentError, check_array_argument, check_int
 
 __all__ = [
     "FiniteClass",
@@ -51,10 +51,29 @@ __all__ = [
 
 #: Enumerating 2^m labellings is the point of the exercise, but it must stay small.
 MAX_ENUMERATED_POINTS = 16
+#: Largest dimension of the geometric classes (the exact separability fallback examines
+#: subsets of up to dim + 2 points, which must stay small).
+MAX_DIM = 32
+#: Largest ``m`` of :func:`distinct_line_points` (an 80 MB array).
+MAX_LINE_POINTS = 10**7
+
+
+def _check_dim(value: object, *, only: int | None = None) -> int:
+    """The ``dim`` field of a geometric class: an int in [1, MAX_DIM] (or exactly ``only``)."""
+    if only is not None:
+        return check_int(value, "dim", low=only, high=only)
+    return check_int(value, "dim", low=1, high=MAX_DIM)
+
+
+def _check_class(cls: object) -> object:
+    if not callable(getattr(cls, "realizes", None)):
+        raise InvalidArgumentError(f"cls must be a hypothesis class with a realizes(X, y) "
+                                   f"method, got {cls!r}")
+    return cls
 
 
 def _points(X: object, dim: int | None) -> np.ndarray:
-    arr = check_array_argument(X, "X", allow_empty=True)
+    arr = check_array_argument(X, "X", allow_empty=True, real=True)
     if arr.ndim == 1:
         arr = arr[:, None]
     if arr.ndim != 2:
@@ -152,6 +171,9 @@ class Thresholds:
 
     dim: int = 1
 
+    def __post_init__(self) -> None:
+        _check_dim(self.dim, only=1)
+
     def realizes(self, X: object, y: object) -> bool:
         pos, neg = _line_classes(X, y)
         return pos.size == 0 or neg.size == 0 or bool(neg.max() < pos.min())
@@ -162,6 +184,9 @@ class Intervals:
     """Closed intervals on the line: ``h(x) = +1`` iff ``a <= x <= b``. VC dimension 2."""
 
     dim: int = 1
+
+    def __post_init__(self) -> None:
+        _check_dim(self.dim, only=1)
 
     def realizes(self, X: object, y: object) -> bool:
         pos, neg = _line_classes(X, y)
@@ -175,6 +200,9 @@ class Rectangles:
     """Axis-aligned closed boxes in R^dim: ``+1`` inside. VC dimension ``2 dim``."""
 
     dim: int = 2
+
+    def __post_init__(self) -> None:
+        _check_dim(self.dim)
 
     def realizes(self, X: object, y: object) -> bool:
         P = _points(X, self.dim)
@@ -216,6 +244,9 @@ class HalfSpaces:
     """
 
     dim: int = 2
+
+    def __post_init__(self) -> None:
+        _check_dim(self.dim)
 
     def realizes(self, X: object, y: object) -> bool:
         P = _points(X, self.dim)
@@ -266,10 +297,8 @@ class FiniteClass:
     table: np.ndarray
 
     def __post_init__(self) -> None:
-        t = np.asarray(self.table)
-        if t.ndim != 2 or t.shape[0] == 0 or t.shape[1] == 0:
-            raise ValueError(f"table must be a non-empty 2-D array, got shape {t.shape}")
-        if not np.all(np.isin(t, (-1, 1))):
+        t = check_array_argument(self.table, "table", ndim=2, dtype=None, real=True)
+        if t.dtype.kind not in "iuf" or not np.all((t == 1) | (t == -1)):
             raise ValueError("table must contain only labels -1 and +1")
         object.__setattr__(self, "table", t.astype(int))
 
@@ -278,7 +307,7 @@ class FiniteClass:
         return 1
 
     def _index(self, X: object) -> np.ndarray:
-        idx = np.asarray(X)
+        idx = check_array_argument(X, "X", dtype=None, real=True, allow_empty=True)
         if idx.ndim == 2 and idx.shape[1] == 1:
             idx = idx[:, 0]
         if idx.ndim != 1:
@@ -315,6 +344,7 @@ def dichotomies(cls: object, X: object) -> np.ndarray:
 
     Returns an int array of shape (k, m), one realised labelling per row.
     """
+    _check_class(cls)
     if isinstance(cls, FiniteClass):
         return cls.restriction(X)
     P = _points(X, getattr(cls, "dim", None))
@@ -325,8 +355,8 @@ def dichotomies(cls: object, X: object) -> np.ndarray:
 
 def is_shattered(cls: object, X: object) -> bool:
     """Whether the class realises all ``2^m`` labellings of ``X``."""
-    m = np.asarray(X).shape[0]
-    return dichotomies(cls, X).shape[0] == 2**m
+    found = dichotomies(cls, X)  # validates X (at most MAX_ENUMERATED_POINTS points)
+    return found.shape[0] == 2 ** found.shape[1]
 
 
 def growth_function(cls: object, point_sets: Iterable[object]) -> int:
@@ -336,13 +366,18 @@ def growth_function(cls: object, point_sets: Iterable[object]) -> int:
     lower bound, and exact when the family contains a maximising configuration
     (any m distinct points for thresholds and intervals).
     """
+    _check_class(cls)
+    if not isinstance(point_sets, Iterable):
+        raise InvalidArgumentError(f"point_sets must be an iterable of point sets, got "
+                                   f"{point_sets!r}")
     best, size = 0, None
     for X in point_sets:
-        m = np.asarray(X).shape[0]
+        found = dichotomies(cls, X)  # validates X
+        m = found.shape[1]
         if size is not None and m != size:
             raise ValueError("point_sets must all have the same number of points")
         size = m
-        best = max(best, int(dichotomies(cls, X).shape[0]))
+        best = max(best, int(found.shape[0]))
     if size is None:
         raise ValueError("point_sets must not be empty")
     return best
@@ -371,6 +406,15 @@ def vc_dimension(cls: object, candidates: dict[int, Iterable[object]], *,
         distinct points for classes on the line) or are backed by an argument
         (Radon's theorem for half-spaces).
     """
+    _check_class(cls)
+    if not isinstance(candidates, Mapping):
+        raise InvalidArgumentError(f"candidates must be a dict size -> point sets, got "
+                                   f"{candidates!r}")
+    for m, sets in candidates.items():
+        check_int(m, "candidate size", low=1, integral_floats=True)
+        if not isinstance(sets, Iterable):
+            raise InvalidArgumentError(f"candidates[{m!r}] must be an iterable of point sets, "
+                                       f"got {sets!r}")
     sizes = sorted(candidates)
     if max_m is not None:
         max_m = check_int(max_m, "max_m", low=1, integral_floats=True)
@@ -388,7 +432,7 @@ def vc_dimension(cls: object, candidates: dict[int, Iterable[object]], *,
 
 def distinct_line_points(m: int) -> np.ndarray:
     """``m`` distinct points on the line (every such set has the same order type)."""
-    m = check_int(m, "m", low=1, integral_floats=True)
+    m = check_int(m, "m", low=1, high=MAX_LINE_POINTS, integral_floats=True)
     return np.arange(m, dtype=float)[:, None]
 
 

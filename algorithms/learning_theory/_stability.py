@@ -30,20 +30,54 @@ __all__ = [
     "ridge_stability_bounds",
 ]
 
+#: Largest number of matrix entries of the replaced datasets ridge_stability builds at
+#: once (m * m * k * p float64 values, 400 MB).
+MAX_BATCH_ENTRIES = 5 * 10**7
+
 _ANGLES = np.linspace(0.0, np.pi, 2049)  # |g(x)| = |g(-x)|: half a turn suffices
 
 
-def _data(X: object, y: object) -> tuple[np.ndarray, np.ndarray]:
-    Xa = check_array_argument(X, "X", ndim=2)
-    return Xa, check_array_argument(y, "y", shape=(Xa.shape[0],))
+def _data(X: object, y: object, names: tuple[str, str] = ("X", "y")
+          ) -> tuple[np.ndarray, np.ndarray]:
+    Xa = check_array_argument(X, names[0], ndim=2, real=True)
+    return Xa, check_array_argument(y, names[1], shape=(Xa.shape[0],), real=True)
+
+
+def _exponent(arr: np.ndarray) -> int:
+    """``k`` with ``max |arr|`` in ``[2^(k-1), 2^k)`` (0 for an all-zero array)."""
+    top = float(np.max(np.abs(arr))) if arr.size else 0.0
+    return math.frexp(top)[1] if top > 0 else 0
+
+
+def _finite(value: np.ndarray | float, what: str) -> np.ndarray | float:
+    if not np.all(np.isfinite(value)):
+        raise ValueError(f"{what} overflows float64 for inputs of this magnitude; rescale "
+                         "the inputs.")
+    return value
 
 
 def _solve_batch(X: np.ndarray, y: np.ndarray, alpha: float) -> np.ndarray:
-    """Ridge weights for a batch of datasets X (B, n, p), y (B, n)."""
+    """Ridge weights for a batch of datasets X (B, n, p), y (B, n).
+
+    Scale-robust: with ``X = 2^a X'`` and ``y = 2^b y'`` (exact), the weights are
+    ``w = 2^(b-a) w'(X', y', alpha 2^(-2a))``, so the Gram matrix never overflows or
+    underflows. When the rescaled ``alpha`` underflows to 0 (``|X|`` near 1e300) the
+    penalty is below the rounding of ``X'^T X'`` and the minimum-norm least-squares
+    solution is returned; when it overflows, ``w`` is 0 to within float64.
+    """
     n, p = X.shape[-2], X.shape[-1]
-    gram = np.einsum("bnp,bnq->bpq", X, X) + n * alpha * np.eye(p)[None]
-    rhs = np.einsum("bnp,bn->bp", X, y)
-    return np.linalg.solve(gram, rhs[..., None])[..., 0]  # SPD systems, no explicit inverse
+    a, b = _exponent(X), _exponent(y)
+    Xs, ys = np.ldexp(X, -a), np.ldexp(y, -b)
+    alpha_s = alpha * 2.0 ** (-2 * a) if -2 * a < 1000 else math.inf
+    rhs = np.einsum("bnp,bn->bp", Xs, ys)
+    if math.isinf(alpha_s):
+        return np.zeros_like(rhs)
+    gram = np.einsum("bnp,bnq->bpq", Xs, Xs) + n * alpha_s * np.eye(p)[None]
+    try:
+        w = np.linalg.solve(gram, rhs[..., None])[..., 0]  # SPD systems, no explicit inverse
+    except np.linalg.LinAlgError:  # the penalty vanished below the rounding of a singular Gram
+        w = np.einsum("bpq,bq->bp", np.linalg.pinv(gram, hermitian=True), rhs)
+    return _finite(np.ldexp(w, b - a), "the ridge weights")
 
 
 def ridge_fit(X: object, y: object, alpha: float) -> np.ndarray:
@@ -65,13 +99,16 @@ def ridge_losses(X: object, y: object, alpha: float) -> tuple[float, float]:
     if m < 2:
         raise ValueError("X must hold at least 2 examples for a leave-one-out loss")
     w = _solve_batch(Xa[None], ya[None], alpha)[0]
-    empirical = float(np.mean((Xa @ w - ya) ** 2))
+    with np.errstate(over="ignore"):  # an overflow is refused below, with a clear message
+        empirical = float(np.mean((Xa @ w - ya) ** 2))
     keep = ~np.eye(m, dtype=bool)
     X_loo = np.stack([Xa[keep[i]] for i in range(m)])
     y_loo = np.stack([ya[keep[i]] for i in range(m)])
     W = _solve_batch(X_loo, y_loo, alpha)  # (m, p): model i never saw example i
-    loo = float(np.mean((np.einsum("ip,ip->i", W, Xa) - ya) ** 2))
-    return empirical, loo
+    with np.errstate(over="ignore"):
+        loo = float(np.mean((np.einsum("ip,ip->i", W, Xa) - ya) ** 2))
+    return _finite(empirical, "the empirical squared loss"), _finite(loo, "the leave-one-out "
+                                                                     "squared loss")
 
 
 def max_loss_difference(W1: object, W2: object, radius: float, y_bound: float) -> np.ndarray:
@@ -84,12 +121,19 @@ def max_loss_difference(W1: object, W2: object, radius: float, y_bound: float) -
     maximum over the angle of u is found on a 2049-point grid, then polished
     with a bounded scalar search around the best grid point.
     """
-    A = np.atleast_2d(np.asarray(W1, dtype=float))
-    S2 = np.atleast_2d(np.asarray(W2, dtype=float))
-    if A.shape != S2.shape:
-        raise ValueError(f"W1 and W2 must have the same shape, got {A.shape}, {S2.shape}")
+    A = np.atleast_2d(check_array_argument(W1, "W1", real=True))
+    S2 = np.atleast_2d(check_array_argument(W2, "W2", real=True))
+    if A.ndim != 2 or A.shape != S2.shape:
+        raise ValueError(f"W1 and W2 must be (K, p) arrays of the same shape, got {A.shape}, "
+                         f"{S2.shape}")
     radius = check_real(radius, "radius", low=0.0, low_open=True)
     y_bound = check_real(y_bound, "y_bound", low=0.0, low_open=True)
+    # Homogeneity, exact in powers of two: g(W1, W2, R, B) = c^2 g(W1/c, W2/c, R, B/c) and
+    # g(., R, B) = c^2 g(., R/c, B/c); the work is done on magnitudes near 1.
+    k1 = _exponent(np.concatenate([A.ravel(), S2.ravel()]))
+    A, S2, y_bound = np.ldexp(A, -k1), np.ldexp(S2, -k1), math.ldexp(y_bound, -k1)
+    k2 = math.frexp(max(radius, y_bound))[1]
+    radius, y_bound = math.ldexp(radius, -k2), math.ldexp(y_bound, -k2)
     a, s = A - S2, A + S2
     G = np.stack([np.stack([np.sum(a * a, 1), np.sum(a * s, 1)], -1),
                   np.stack([np.sum(a * s, 1), np.sum(s * s, 1)], -1)], -2)  # (K, 2, 2)
@@ -112,7 +156,8 @@ def max_loss_difference(W1: object, W2: object, radius: float, y_bound: float) -
         res = minimize_scalar(neg, bounds=(theta0 - step, theta0 + step), method="bounded",
                               options={"xatol": 1e-12})
         out[k] = max(out[k], -float(res.fun))
-    return out
+    with np.errstate(over="ignore"):  # an overflow is refused, with a clear message
+        return _finite(np.ldexp(out, 2 * (k1 + k2)), "the largest loss difference")
 
 
 class RidgeStability:
@@ -120,10 +165,13 @@ class RidgeStability:
 
     def __init__(self, replace: float, remove: float, per_example_replace: np.ndarray,
                  per_example_remove: np.ndarray) -> None:
-        self.replace = replace
-        self.remove = remove
-        self.per_example_replace = per_example_replace
-        self.per_example_remove = per_example_remove
+        self.replace = check_real(replace, "replace", low=0.0)
+        self.remove = check_real(remove, "remove", low=0.0)
+        self.per_example_replace = check_array_argument(per_example_replace,
+                                                        "per_example_replace", ndim=1,
+                                                        real=True)
+        self.per_example_remove = check_array_argument(per_example_remove,
+                                                       "per_example_remove", ndim=1, real=True)
 
     def __repr__(self) -> str:
         return f"RidgeStability(replace={self.replace:.6g}, remove={self.remove:.6g})"
@@ -145,19 +193,25 @@ def ridge_stability(X: object, y: object, alpha: float, X_new: object, y_new: ob
         on the true uniform stabilities, which also take a sup over datasets).
     """
     Xa, ya = _data(X, y)
-    Xn, yn = _data(X_new, y_new)
+    Xn, yn = _data(X_new, y_new, ("X_new", "y_new"))
     alpha = check_real(alpha, "alpha", low=0.0, low_open=True)
     radius = check_real(radius, "radius", low=0.0, low_open=True)
     y_bound = check_real(y_bound, "y_bound", low=0.0, low_open=True)
     if Xn.shape[1] != Xa.shape[1]:
         raise ValueError("X_new must have as many columns as X")
-    if np.any(np.linalg.norm(np.vstack([Xa, Xn]), axis=1) > radius * (1 + 1e-12)):
+    with np.errstate(over="ignore"):  # rows far outside the ball give inf: refused too
+        norms = np.linalg.norm(np.vstack([Xa, Xn]) / radius, axis=1)
+    if np.any(norms > 1 + 1e-12):
         raise ValueError("every row of X and X_new must have norm <= radius")
     if np.any(np.abs(np.concatenate([ya, yn])) > y_bound * (1 + 1e-12)):
         raise ValueError("every target must satisfy |y| <= y_bound")
     m, k = Xa.shape[0], Xn.shape[0]
     if m < 2:
         raise ValueError("X must hold at least 2 examples")
+    if m * m * k * Xa.shape[1] > MAX_BATCH_ENTRIES:
+        raise ValueError(f"X ({m} x {Xa.shape[1]}) with {k} candidates in X_new needs "
+                         f"{m * m * k * Xa.shape[1]:.3g} > {MAX_BATCH_ENTRIES:.0e} matrix "
+                         "entries for the refitted datasets; use fewer examples or candidates")
     w = _solve_batch(Xa[None], ya[None], alpha)[0]
     # Replacement: (m * k) datasets.
     Xr = np.repeat(Xa[None], m * k, axis=0)
@@ -200,9 +254,11 @@ def ridge_stability_bounds(m: int, alpha: float, radius: float, y_bound: float) 
     y_bound = check_real(y_bound, "y_bound", low=0.0, low_open=True)
     pred = radius * y_bound / math.sqrt(alpha)
     sigma = 2.0 * (pred + y_bound)
-    return {
-        "replace": sigma**2 * radius**2 / (alpha * m),
+    bounds = {  # products, not powers: an overflow gives inf (refused below), not an error
+        "replace": (sigma * sigma) * (radius * radius) / (alpha * m),
         "remove": sigma * radius * (sigma * radius + 2.0 * math.sqrt(alpha) * y_bound)
         / (2.0 * alpha * m),
-        "loss_bound": (pred + y_bound) ** 2,
+        "loss_bound": (pred + y_bound) * (pred + y_bound),
     }
+    _finite(np.array(list(bounds.values())), "the stability bounds (one of them)")
+    return bounds

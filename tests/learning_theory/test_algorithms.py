@@ -397,3 +397,109 @@ class TestStability:
     def test_bad_inputs(self, call, match):
         with pytest.raises(ValueError, match=match):
             call()
+
+
+class TestHostileInput:
+    """The fuzzed cases of issue 13: overflow, hangs, complex and boolean input."""
+
+    def test_tails_underflow_to_zero_instead_of_overflowing(self):
+        assert hoeffding_tail(100, 1e300) == 0.0
+        assert hoeffding_tail(100, 1e300, two_sided=True) == 0.0
+        assert mcdiarmid_tail(np.full(4, 1e300), 1.0) == 1.0  # exp(-2 / 4e600)
+        assert mcdiarmid_tail(np.ones(4), 1e300) == 0.0
+        assert mcdiarmid_tail(np.full(4, 1e-300), 1.0) == 0.0
+        assert vc_tail_bound(10**400, 10, 1e300) == 0.0
+
+    def test_mcdiarmid_is_scale_invariant(self):
+        c = np.array([0.5, 1.0, 0.25])
+        base = mcdiarmid_tail(c, 0.7)
+        for s in (2.0**-900, 2.0**900):
+            assert mcdiarmid_tail(c * s, 0.7 * s) == pytest.approx(base, rel=1e-15)
+
+    @pytest.mark.parametrize("call, name", [
+        (lambda: sauer_bound(10**7, 10**7 - 1), "growth_polynomial_bound"),
+        (lambda: sauer_bound(10**9, 10**9), "m="),
+        (lambda: empirical_rademacher_mc(np.ones((2, 3)), 1e300, np.random.default_rng(0)),
+         "n_draws"),
+        (lambda: threshold_rademacher(10**7), "m"),
+        (lambda: distinct_line_points(10**18), "m"),
+        (lambda: label_counts(np.array([0]), np.array([1]), 10**18), "count cells"),
+        (lambda: growth_polynomial_bound(2**53, 2**40), "logarithm"),
+        (lambda: vc_tail_bound(10**400, 1, 0.5), "logarithm"),
+        (lambda: stability_bound(1e300, 2**50, 1.0, 0.1), "overflow"),
+        (lambda: ridge_stability_bounds(10, 0.1, 1e300, 1.0), "overflow"),
+        (lambda: hoeffding_tail(2**60, 0.1), "m"),
+    ])
+    def test_requests_that_would_hang_or_overflow_are_refused(self, call, name):
+        with pytest.raises(ValueError, match=name):
+            call()
+
+    def test_sauer_bound_is_fast_and_exact_at_the_edges(self):
+        assert sauer_bound(10**6, 10**6) == 2 ** (10**6)
+        assert sauer_bound(60, 3) == sum(math.comb(60, i) for i in range(4))
+
+    @pytest.mark.parametrize("call, name", [
+        (lambda: mcdiarmid_tail(np.ones(3) + 1j, 0.1), "c"),
+        (lambda: empirical_rademacher(np.ones((2, 3)) * 1j), "values"),
+        (lambda: dichotomies(Thresholds(), np.arange(3.0) + 1j), "X"),
+        (lambda: FiniteClass(np.array([[1, -1]]) + 0j), "table"),
+        (lambda: FiniteProblem(np.full(2, 0.5) + 0j, np.full(2, 0.5)), "p"),
+        (lambda: ridge_fit(np.ones((3, 2)) + 1j, np.ones(3), 0.1), "X"),
+        (lambda: max_loss_difference(np.ones((1, 2)) * 1j, np.ones((1, 2)), 1.0, 1.0), "W1"),
+        (lambda: empirical_errors(np.array([[1, -1]]), np.array([0, 1]),
+                                  np.array([True, True])), "y"),
+    ])
+    def test_complex_and_boolean_arrays_are_refused(self, call, name):
+        with pytest.raises(ValueError, match=name):
+            call()
+
+    @pytest.mark.parametrize("call, name", [
+        (lambda: rademacher_bound_real(0.1, 10, 0.1, empirical="yes"), "empirical"),
+        (lambda: rademacher_bound_binary(0.1, 10, 0.1, empirical=1), "empirical"),
+        (lambda: stability_bound(0.1, 10, 1.0, 0.1, leave_one_out=None), "leave_one_out"),
+        (lambda: hoeffding_tail(10, 0.1, two_sided="no"), "two_sided"),
+        (lambda: HalfSpaces("3"), "dim"),
+        (lambda: Rectangles(0), "dim"),
+        (lambda: Thresholds(2), "dim"),
+        (lambda: dichotomies(None, np.arange(3.0)), "cls"),
+        (lambda: growth_function(Intervals(), None), "point_sets"),
+        (lambda: vc_dimension(Intervals(), {1: None}), "candidates"),
+        (lambda: label_counts(np.array([0]), np.array([1]), None), "n_points"),
+        (lambda: max_loss_difference(np.full((1, 2), np.nan), np.ones((1, 2)), 1.0, 1.0),
+         "W1"),
+    ])
+    def test_flags_classes_and_containers_are_checked(self, call, name):
+        with pytest.raises(ValueError, match=name):
+            call()
+
+    @pytest.mark.parametrize("scale", [2.0**-990, 2.0**-500, 2.0**500, 2.0**990])
+    def test_ridge_and_rademacher_are_scale_robust(self, scale):
+        rng = np.random.default_rng(3)
+        X, y = rng.normal(size=(8, 3)), rng.normal(size=8)
+        w = ridge_fit(X, y, 0.1)
+        if 2.0**-500 <= scale <= 2.0**500:
+            # w(sX, y, alpha s^2) = w(X, y, alpha) / s, exactly in powers of two.
+            np.testing.assert_allclose(ridge_fit(X * scale, y, 0.1 * scale**2) * scale, w,
+                                       rtol=1e-12)
+        ws = ridge_fit(X * scale, y, 0.1)
+        assert np.all(np.isfinite(ws))
+        F = rng.normal(size=(4, 6))
+        assert empirical_rademacher(F * scale) == pytest.approx(
+            empirical_rademacher(F) * scale, rel=1e-12)
+        W1, W2 = rng.normal(size=(2, 3)), rng.normal(size=(2, 3))
+        base = max_loss_difference(W1, W2, 1.0, 1.0)
+        if scale <= 2.0**500:  # the largest difference ~ scale^2 is still a float64
+            np.testing.assert_allclose(max_loss_difference(W1 * scale, W2 * scale, 1.0, scale),
+                                       base * scale**2, rtol=1e-12)
+        else:
+            with pytest.raises(ValueError, match="overflow"):
+                max_loss_difference(W1 * scale, W2 * scale, 1.0, scale)
+
+    def test_ridge_on_huge_inputs_is_the_least_squares_limit(self):
+        rng = np.random.default_rng(4)
+        X, y = rng.normal(size=(8, 3)), rng.normal(size=8)
+        s = 2.0**1000
+        ls = np.linalg.lstsq(X, y, rcond=None)[0]
+        np.testing.assert_allclose(ridge_fit(X * s, y, 0.1) * s, ls, rtol=1e-9)
+        emp, loo = ridge_losses(X * s, y, 0.1)
+        assert math.isfinite(emp) and math.isfinite(loo)
