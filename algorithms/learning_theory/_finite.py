@@ -157,7 +157,7 @@ def _check_samples(x_idx: object, y: object, n_points: int) -> tuple[np.ndarray,
     if idx.min() < 0 or idx.max() >= n_points:
         raise ValueError(f"x_idx must hold indices in [0, {n_points})")
     if idx.shape[0] * n_points > MAX_COUNT_CELLS:
-        raise ValueError(f"{idx.shape[0]} training sets x {n_points} points exceed "
+        raise ValueError(f"{idx.shape[0]} training sets in x_idx x n_points={n_points} exceed "
                          f"{MAX_COUNT_CELLS:.0e} count cells; split x_idx into batches")
     return idx, lab
 

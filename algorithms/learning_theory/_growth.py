@@ -348,6 +348,9 @@ def dichotomies(cls: object, X: object) -> np.ndarray:
     if isinstance(cls, FiniteClass):
         return cls.restriction(X)
     P = _points(X, getattr(cls, "dim", None))
+    if P.shape[0] > MAX_ENUMERATED_POINTS:
+        raise ValueError(f"X has {P.shape[0]} points; enumerating its 2^m labellings needs "
+                         f"m <= {MAX_ENUMERATED_POINTS}")
     labellings = all_labellings(P.shape[0])
     keep = np.array([cls.realizes(P, lab) for lab in labellings], dtype=bool)
     return labellings[keep]
@@ -411,7 +414,7 @@ def vc_dimension(cls: object, candidates: dict[int, Iterable[object]], *,
         raise InvalidArgumentError(f"candidates must be a dict size -> point sets, got "
                                    f"{candidates!r}")
     for m, sets in candidates.items():
-        check_int(m, "candidate size", low=1, integral_floats=True)
+        check_int(m, "a size in candidates", low=1, integral_floats=True)
         if not isinstance(sets, Iterable):
             raise InvalidArgumentError(f"candidates[{m!r}] must be an iterable of point sets, "
                                        f"got {sets!r}")

@@ -40,7 +40,11 @@ _ANGLES = np.linspace(0.0, np.pi, 2049)  # |g(x)| = |g(-x)|: half a turn suffice
 def _data(X: object, y: object, names: tuple[str, str] = ("X", "y")
           ) -> tuple[np.ndarray, np.ndarray]:
     Xa = check_array_argument(X, names[0], ndim=2, real=True)
-    return Xa, check_array_argument(y, names[1], shape=(Xa.shape[0],), real=True)
+    ya = check_array_argument(y, names[1], ndim=1, real=True)
+    if ya.shape[0] != Xa.shape[0]:
+        raise ValueError(f"{names[0]} and {names[1]} must have as many rows: {names[0]} has "
+                         f"{Xa.shape[0]}, {names[1]} has {ya.shape[0]}")
+    return Xa, ya
 
 
 def _exponent(arr: np.ndarray) -> int:
@@ -107,8 +111,8 @@ def ridge_losses(X: object, y: object, alpha: float) -> tuple[float, float]:
     W = _solve_batch(X_loo, y_loo, alpha)  # (m, p): model i never saw example i
     with np.errstate(over="ignore"):
         loo = float(np.mean((np.einsum("ip,ip->i", W, Xa) - ya) ** 2))
-    return _finite(empirical, "the empirical squared loss"), _finite(loo, "the leave-one-out "
-                                                                     "squared loss")
+    return (_finite(empirical, "the empirical squared loss of X, y"),
+            _finite(loo, "the leave-one-out squared loss of X, y"))
 
 
 def max_loss_difference(W1: object, W2: object, radius: float, y_bound: float) -> np.ndarray:
@@ -157,7 +161,8 @@ def max_loss_difference(W1: object, W2: object, radius: float, y_bound: float) -
                               options={"xatol": 1e-12})
         out[k] = max(out[k], -float(res.fun))
     with np.errstate(over="ignore"):  # an overflow is refused, with a clear message
-        return _finite(np.ldexp(out, 2 * (k1 + k2)), "the largest loss difference")
+        return _finite(np.ldexp(out, 2 * (k1 + k2)),
+                       "the largest loss difference of W1, W2 (radius, y_bound)")
 
 
 class RidgeStability:
@@ -172,6 +177,9 @@ class RidgeStability:
                                                         real=True)
         self.per_example_remove = check_array_argument(per_example_remove,
                                                        "per_example_remove", ndim=1, real=True)
+        if self.per_example_remove.shape != self.per_example_replace.shape:
+            raise ValueError("per_example_replace and per_example_remove must have one entry "
+                             "per example each (the same length)")
 
     def __repr__(self) -> str:
         return f"RidgeStability(replace={self.replace:.6g}, remove={self.remove:.6g})"
@@ -204,7 +212,7 @@ def ridge_stability(X: object, y: object, alpha: float, X_new: object, y_new: ob
     if np.any(norms > 1 + 1e-12):
         raise ValueError("every row of X and X_new must have norm <= radius")
     if np.any(np.abs(np.concatenate([ya, yn])) > y_bound * (1 + 1e-12)):
-        raise ValueError("every target must satisfy |y| <= y_bound")
+        raise ValueError("every target in y and y_new must satisfy |y| <= y_bound")
     m, k = Xa.shape[0], Xn.shape[0]
     if m < 2:
         raise ValueError("X must hold at least 2 examples")
