@@ -20,6 +20,7 @@ from algorithms._validation import (
     check_array_argument,
     check_int,
     check_real,
+    check_squares_representable,
     labels_in_classes,
     make_rng,
     validate_classification,
@@ -27,8 +28,10 @@ from algorithms._validation import (
 )
 
 __all__ = [
+    "MAX_ITER",
     "VISITING_ORDERS",
     "BinaryPerceptronMixin",
+    "check_finite_weights",
     "initial_weights",
     "run_passes",
     "signed_labels",
@@ -36,6 +39,11 @@ __all__ = [
 ]
 
 VISITING_ORDERS = ("cyclic", "random")
+
+#: Largest ``max_iter`` accepted. On separable data the cap only bounds a run that stops
+#: by itself (claims pass Novikoff's (R/gamma)^2, up to ~1e8); beyond 1e9 passes (or
+#: pocket iterations) a run on non-separable data, which uses every pass, cannot finish.
+MAX_ITER = 10**9
 
 #: Why a third class is refused (the notes' perceptron separates two classes).
 BINARY = "the perceptron separates two classes; wrap it in a one-vs-rest scheme for more"
@@ -53,9 +61,18 @@ def initial_weights(w_init: object, b_init: object, n_features: int) -> np.ndarr
     """
     w_hat = np.zeros(n_features + 1, dtype=np.float64)
     if w_init is not None:
-        w_hat[:-1] = check_array_argument(w_init, "w_init", shape=(n_features,))
+        w_hat[:-1] = check_array_argument(w_init, "w_init", shape=(n_features,), real=True)
     w_hat[-1] = check_real(b_init, "b_init")
     return w_hat
+
+
+def check_finite_weights(w_hat: np.ndarray, who: str) -> None:
+    """ValueError when a run's weights overflowed float64 (huge ``eta``, ``w_init`` or X)."""
+    if not np.all(np.isfinite(w_hat)):
+        raise ValueError(
+            f"{who}: the weights overflowed float64 during training; reduce eta or w_init, "
+            "or rescale X."
+        )
 
 
 def visiting_orders(order: str, n_samples: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
@@ -116,9 +133,10 @@ class BinaryPerceptronMixin:
         return tags
 
     def _check_run_hyperparameters(self) -> tuple[float, int]:
-        """``(eta, max_iter)`` checked: a finite ``eta > 0`` and an integer ``max_iter >= 1``."""
+        """``(eta, max_iter)`` checked: a finite ``eta > 0`` and an integer
+        ``1 <= max_iter <= MAX_ITER``."""
         eta = check_real(self.eta, "eta", low=0.0, low_open=True)
-        return eta, check_int(self.max_iter, "max_iter", low=1)
+        return eta, check_int(self.max_iter, "max_iter", low=1, high=MAX_ITER)
 
     def _signed_training_data(
         self, X: ArrayLike, y: ArrayLike
@@ -130,6 +148,7 @@ class BinaryPerceptronMixin:
         """
         rng = make_rng(self.random_state)
         X_arr, codes = validate_classification(self, X, y, max_classes=2, what=BINARY)
+        check_squares_representable(X_arr, "X")  # margins and Gram entries stay finite
         return np.ascontiguousarray(X_arr), np.where(codes == 1, 1.0, -1.0), rng
 
     def _record_passes(self, updates: list[int], per_pass: list[int], converged: bool) -> None:
@@ -152,10 +171,37 @@ class BinaryPerceptronMixin:
                 stacklevel=3,
             )
 
-    def decision_function(self, X: ArrayLike) -> np.ndarray:
-        """Scores ``w . x + b`` of shape (n_samples,); positive means ``classes_[1]``."""
-        X_arr = validate_features(self, X, reset=False)
+    def _raw_scores(self, X_arr: np.ndarray) -> np.ndarray:
+        """Scores of validated samples, possibly overflowing (kernel models override)."""
         return X_arr @ self.coef_ + self.intercept_
+
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
+        """Scores ``w . x + b`` of shape (n_samples,); positive means ``classes_[1]``.
+
+        ValueError when a score overflows float64 (``predict`` still works there).
+        """
+        scores = self._raw_scores(validate_features(self, X, reset=False))
+        if not np.all(np.isfinite(scores)):
+            raise ValueError(
+                "X gives scores beyond the float64 range for this model; rescale X."
+            )
+        return scores
+
+    def _signs(self, X: ArrayLike) -> np.ndarray:
+        """``score >= 0`` per sample, also where the score itself overflows float64.
+
+        Such rows are scored again divided by a power of two ``s >= max_j |x_j|``:
+        ``(x / s) . w + b / s`` has the sign of ``x . w + b`` and stays finite.
+        """
+        X_arr = validate_features(self, X, reset=False)
+        scores = self._raw_scores(X_arr)
+        bad = ~np.isfinite(scores)
+        if np.any(bad):
+            row_scale = np.ldexp(1.0, np.frexp(np.max(np.abs(X_arr[bad]), axis=1))[1])
+            scores[bad] = (X_arr[bad] / row_scale[:, None]) @ self.coef_ + (
+                self.intercept_ / row_scale
+            )
+        return scores >= 0.0
 
     def predict(self, X: ArrayLike) -> np.ndarray:
         """Predict ``classes_[1]`` where ``sign(score) = +1`` and ``classes_[0]`` otherwise.
@@ -164,8 +210,8 @@ class BinaryPerceptronMixin:
         positive. Note that training counts a zero margin as a mistake, so a
         fitted perceptron never leaves a training point on its hyperplane.
         """
-        scores = self.decision_function(X)
-        return self.classes_[(scores >= 0.0).astype(np.intp)]
+        positive = self._signs(X)  # checks first that the model is fitted
+        return self.classes_[positive.astype(np.intp)]
 
     def loss(self, X: ArrayLike, y: ArrayLike) -> float:
         """Perceptron loss ``L(w, b) = -sum_{i in M} y_i (w . x_i + b)`` of the fitted model.

@@ -8,9 +8,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from algorithms._validation import check_choice, validate_features
+from algorithms._validation import check_choice
 
-from ._base import VISITING_ORDERS, BinaryPerceptronMixin, run_passes, visiting_orders
+from ._base import (
+    VISITING_ORDERS,
+    BinaryPerceptronMixin,
+    check_finite_weights,
+    run_passes,
+    visiting_orders,
+)
 
 __all__ = ["DualPerceptron"]
 
@@ -107,7 +113,10 @@ class DualPerceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
         raise ValueError(f"kernel must be 'linear' or a callable k(A, B), got {self.kernel!r}.")
 
     def _kernel_matrix(self, A: np.ndarray, B: np.ndarray) -> np.ndarray:
-        K = np.asarray(self._kernel_function()(A, B), dtype=np.float64)
+        K = self._kernel_function()(A, B)
+        if np.iscomplexobj(K):
+            raise ValueError("kernel returned complex values; it must return a real matrix.")
+        K = np.asarray(K, dtype=np.float64)
         if K.shape != (A.shape[0], B.shape[0]):
             raise ValueError(
                 f"kernel must return a matrix of shape {(A.shape[0], B.shape[0])}, "
@@ -156,14 +165,20 @@ class DualPerceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
         self.mistake_counts_ = counts
         self.alpha_ = eta * counts.astype(np.float64)
         self.intercept_ = float(b)
+        check_finite_weights(kernel_part, type(self).__name__)
+        check_finite_weights(np.array([b]), type(self).__name__)
         self._record_passes(updates, per_pass, converged)
         if isinstance(self.kernel, str):
             self.coef_ = (self.alpha_ * y_signed) @ X_arr
         self._warn_if_not_converged(max_iter)
         return self
 
-    def decision_function(self, X: ArrayLike) -> np.ndarray:
-        """Scores ``sum_j alpha_j y_j k(x_j, x) + b`` of shape (n_samples,)."""
-        X_arr = validate_features(self, X, reset=False)
+    def _raw_scores(self, X_arr: np.ndarray) -> np.ndarray:
+        """Scores ``sum_j alpha_j y_j k(x_j, x) + b`` of validated samples."""
         K = self._kernel_matrix(self.X_fit_, X_arr)  # K[j, a] = k(x_j, x_a)
         return (self.alpha_ * self.y_signed_) @ K + self.intercept_
+
+    def _signs(self, X: ArrayLike) -> np.ndarray:
+        """``score >= 0`` per sample (a kernel score cannot be rescaled: overflow is an
+        error, as in :meth:`decision_function`)."""
+        return self.decision_function(X) >= 0.0

@@ -67,6 +67,7 @@ class NotesPocket(PocketBase):
         best_err = run.mistakes(best).size
         pocket_errors, current_errors = [best_err], [best_err]
         updates: list[int] = []
+        history = [w_hat]
         iters = 0
         while True:
             iters += 1
@@ -83,9 +84,10 @@ class NotesPocket(PocketBase):
                 best, best_err, best_t = candidate.copy(), candidate_err, iters
             w_hat = candidate
             updates.append(i)
+            history.append(w_hat)
             pocket_errors.append(best_err)
             current_errors.append(candidate_err)
             if iters == max_iters:
                 break
-        self._store(run, best, best_t, w_hat, updates, pocket_errors, current_errors)
+        self._store(best, best_t, history, updates, pocket_errors, current_errors)
         return self

@@ -6,7 +6,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from ._base import BinaryPerceptronMixin, initial_weights
+from ._base import BinaryPerceptronMixin, check_finite_weights, initial_weights
 
 __all__ = ["PocketPerceptron", "PocketRun"]
 
@@ -53,10 +53,9 @@ class PocketBase(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
 
     def _store(
         self,
-        run: PocketRun,
         pocket: np.ndarray,
         pocket_iteration: int,
-        last_w_hat: np.ndarray,
+        history: list[np.ndarray],
         update_indices: list[int],
         pocket_errors: list[int],
         current_errors: list[int],
@@ -68,11 +67,9 @@ class PocketBase(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
         self.current_errors_ = np.asarray(current_errors, dtype=np.intp)
         self.converged_ = bool(self.current_errors_[-1] == 0)
         self.pocket_iteration_ = int(pocket_iteration)
-        # Cumulative sums in update order repeat the loop's additions exactly.
-        self.weight_history_ = np.cumsum(
-            np.vstack([run.w_hat0, run.steps[self.update_indices_]]), axis=0
-        )
-        self.last_w_hat_ = last_w_hat
+        self.weight_history_ = np.asarray(history)  # recorded by the loop as it ran
+        check_finite_weights(self.weight_history_, type(self).__name__)
+        self.last_w_hat_ = history[-1].copy()
         self.w_hat_ = pocket.copy()
         self.coef_ = pocket[:-1].copy()
         self.intercept_ = float(pocket[-1])
@@ -114,7 +111,7 @@ class PocketPerceptron(PocketBase):
     pocket_iteration_ : int
         The ``t`` such that the pocket holds ``w_t``.
     weight_history_ : ndarray of shape (n_updates_ + 1, n_features + 1)
-        The PLA iterates ``w_hat_0, ..., w_hat_T``.
+        The PLA iterates ``w_hat_0, ..., w_hat_T``, recorded by the loop as it ran.
     update_indices_ : ndarray of shape (n_updates_,)
         Sample index corrected at each iteration.
     n_updates_, n_iter_ : int
@@ -150,14 +147,16 @@ class PocketPerceptron(PocketBase):
         pocket, pocket_err, pocket_t = w_hat.copy(), mistakes.size, 0
         pocket_errors, current_errors = [pocket_err], [mistakes.size]
         updates: list[int] = []
+        history = [w_hat]
         while mistakes.size and len(updates) < max_iter:
             i = int(mistakes[rng.integers(mistakes.size)])
             w_hat = w_hat + run.steps[i]
             updates.append(i)
+            history.append(w_hat)
             mistakes = run.mistakes(w_hat)
             if mistakes.size < pocket_err:
                 pocket, pocket_err, pocket_t = w_hat.copy(), mistakes.size, len(updates)
             pocket_errors.append(pocket_err)
             current_errors.append(mistakes.size)
-        self._store(run, pocket, pocket_t, w_hat, updates, pocket_errors, current_errors)
+        self._store(pocket, pocket_t, history, updates, pocket_errors, current_errors)
         return self

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -11,6 +13,7 @@ from algorithms._validation import check_bool, check_choice
 from ._base import (
     VISITING_ORDERS,
     BinaryPerceptronMixin,
+    check_finite_weights,
     initial_weights,
     run_passes,
     visiting_orders,
@@ -21,24 +24,27 @@ __all__ = ["Perceptron", "first_mistake"]
 _FIRST_BLOCK = 8  # rows scored at once when looking for the next mistake; doubles per miss
 
 
-def first_mistake(Z: np.ndarray, w_hat: np.ndarray, start: int) -> int:
-    """Position of the first row ``j >= start`` of ``Z`` with ``Z[j] . w_hat <= 0``, or -1.
+def first_mistake(Z: np.ndarray, w_hat: np.ndarray, start: int) -> tuple[int, float]:
+    """The first row ``j >= start`` of ``Z`` with ``Z[j] . w_hat <= 0``: ``(j, margin)``,
+    or ``(-1, nan)`` when there is none.
 
     ``Z`` holds the signed augmented samples ``y_i x_hat_i`` in visiting order,
-    so ``Z[j] . w_hat`` is the functional margin. Rows are scored in blocks of
-    doubling size: the cost is proportional to the distance to the next mistake,
-    and no Python work is spent on individual correctly classified visits.
+    so ``Z[j] . w_hat`` is the functional margin; the one returned is the very value
+    the mistake test saw. Rows are scored in blocks of doubling size: the cost is
+    proportional to the distance to the next mistake, and no Python work is spent on
+    individual correctly classified visits.
     """
     n_rows = Z.shape[0]
     block = _FIRST_BLOCK
     while start < n_rows:
         stop = min(n_rows, start + block)
-        hits = np.flatnonzero(Z[start:stop] @ w_hat <= 0.0)
+        scores = Z[start:stop] @ w_hat
+        hits = np.flatnonzero(scores <= 0.0)
         if hits.size:
-            return start + int(hits[0])
+            return start + int(hits[0]), float(scores[hits[0]])
         start = stop
         block *= 2
-    return -1
+    return -1, math.nan
 
 
 class Perceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
@@ -87,12 +93,14 @@ class Perceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
         Number of updates made in each pass.
     weight_history_ : ndarray of shape (n_updates_ + 1, n_features + 1)
         Augmented weights ``w_hat_0, ..., w_hat_k``: before the first update and
-        after each update (``weight_history_[-1] == w_hat_``).
+        after each update (``weight_history_[-1] == w_hat_``), recorded by the
+        training loop as it runs.
     mistake_counts_ : ndarray of shape (n_samples,)
         ``n_i``, the number of updates made with sample ``i``.
     update_margins_ : ndarray of shape (n_updates_,)
         The margin sequence: ``y_i (w_{t-1} . x_i + b_{t-1})`` of the point used at
-        update ``t``, just before that update (never positive).
+        update ``t``, just before that update (never positive), as the mistake
+        test computed it.
     n_features_in_ : int
 
     Notes
@@ -140,35 +148,47 @@ class Perceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
 
         X_hat = np.hstack([X_arr, np.ones((n_samples, 1))])
         Z = y_signed[:, None] * X_hat  # Z_i . w_hat = y_i (w . x_i + b)
-        steps = eta * Z
-        if not fit_intercept:
-            steps[:, -1] = 0.0
+        steps = self._update_steps(Z, eta, fit_intercept)
 
         w_hat = w_hat0.copy()
+        # Recorded by the loop itself, as it runs: the iterate after every update and the
+        # margin the mistake test saw just before it (claims read these, not a rebuild).
+        history = [w_hat0.copy()]
+        margins: list[float] = []
+        seen = [math.nan]  # margin of the mistake the searcher last returned
 
         def searcher(visit: np.ndarray):
             Z_pass = Z[visit]
-            return lambda position: first_mistake(Z_pass, w_hat, position)
+
+            def next_mistake(position: int) -> int:
+                found, seen[0] = first_mistake(Z_pass, w_hat, position)
+                return found
+
+            return next_mistake
 
         def update(i: int) -> None:
+            margins.append(seen[0])
             w_hat[:] += steps[i]
+            history.append(w_hat.copy())
 
         updates, per_pass, converged = run_passes(
             visiting_orders(order, n_samples, rng), max_iter, searcher, update
         )
+        check_finite_weights(w_hat, type(self).__name__)
         self._record_passes(updates, per_pass, converged)
-        # Cumulative sums in update order repeat the loop's additions exactly.
-        self.weight_history_ = np.cumsum(
-            np.vstack([w_hat0, steps[self.update_indices_]]), axis=0
-        )
+        self.weight_history_ = np.asarray(history)
+        self.update_margins_ = np.asarray(margins, dtype=np.float64)
         self.mistake_counts_ = np.bincount(self.update_indices_, minlength=n_samples)
-        # Functional margin y_i w_hat_{t-1} . x_hat_i of each corrected point just before
-        # its update (<= 0 by the mistake test).
-        self.update_margins_ = np.einsum(
-            "ij,ij->i", Z[self.update_indices_], self.weight_history_[:-1]
-        )
         self.w_hat_ = w_hat
         self.coef_ = w_hat[:-1].copy()
         self.intercept_ = float(w_hat[-1])
         self._warn_if_not_converged(max_iter)
         return self
+
+    def _update_steps(self, Z: np.ndarray, eta: float, fit_intercept: bool) -> np.ndarray:
+        """The step ``eta y_i x_hat_i`` added to ``w_hat`` by an update on sample ``i``
+        (bias component 0 without an intercept); one row per sample."""
+        steps = eta * Z
+        if not fit_intercept:
+            steps[:, -1] = 0.0
+        return steps
