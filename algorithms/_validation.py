@@ -36,10 +36,12 @@ __all__ = [
     "check_array_argument",
     "check_bool",
     "check_choice",
+    "check_codes",
     "check_fitted",
     "check_int",
     "check_real",
     "check_sample_weight",
+    "check_squares_representable",
     "encode_classes",
     "labels_in_classes",
     "make_rng",
@@ -83,7 +85,10 @@ def check_real(
     where = _interval(low, high, low_open, high_open)
     if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
         raise InvalidArgumentError(f"{name} must be a real number in {where}, got {value!r}.")
-    v = float(value)
+    try:
+        v = float(value)
+    except OverflowError:  # an int beyond float64: as large as infinity for every check
+        v = math.copysign(math.inf, value)
     bad = math.isnan(v) or (math.isinf(v) and not allow_inf)
     if low is not None:
         bad = bad or v < low or (low_open and v == low)
@@ -169,11 +174,16 @@ def check_array_argument(
     dtype: object = np.float64,
     allow_empty: bool = False,
     finite: bool = True,
+    real: bool = False,
 ) -> np.ndarray:
     """A numeric array argument (initial weights, a point set, a probability vector).
 
     ``shape`` entries that are ``None`` are free; ``ndim`` checks only the rank.
+    ``real=True`` refuses complex input (by default a complex value converted to a real
+    ``dtype`` loses its imaginary part with numpy's ComplexWarning).
     """
+    if real and np.iscomplexobj(value):
+        raise InvalidArgumentError(f"{name} must be real, got a complex array.")
     try:
         arr = np.asarray(value, dtype=dtype)
     except (TypeError, ValueError) as exc:
@@ -189,6 +199,34 @@ def check_array_argument(
         raise ValueError(f"{name} must not be empty, got shape {arr.shape}.")
     if finite and arr.dtype.kind in "fc" and not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must contain only finite values (no NaN or infinity).")
+    return arr
+
+
+def check_squares_representable(arr: np.ndarray, name: str, *, underflow: bool = False
+                                ) -> np.ndarray:
+    """``arr`` if sums of squares of its entries (Gram matrices, squared norms) stay finite.
+
+    Algorithms that form ``X^T X`` or ``||X w||^2`` overflow to ``inf`` (then NaN) once
+    ``size * max|x|^2`` exceeds the float64 maximum; refuse such input with a clear error
+    instead of returning NaN. ``underflow=True`` also refuses a non-zero ``arr`` whose
+    largest square is not a normal float64 with full precision (``max|x| <
+    sqrt(tiny / eps)``, about 1e-146): the curvature such algorithms read from the squares
+    (a Hessian, a scatter matrix) would be lost to underflow.
+    """
+    top = float(np.max(np.abs(arr))) if arr.size else 0.0
+    info = np.finfo(np.float64)
+    limit = math.sqrt(info.max / max(arr.size, 1))
+    if top > limit:
+        raise ValueError(
+            f"{name} has entries of magnitude {top:.3g}: sums of their squares overflow "
+            f"float64 (limit {limit:.3g} for {arr.size} entries); rescale {name}."
+        )
+    floor = math.sqrt(info.tiny / info.eps)
+    if underflow and 0.0 < top < floor:
+        raise ValueError(
+            f"{name} has no entry larger than {top:.3g} in magnitude: their squares "
+            f"underflow float64 (below {floor:.3g}); rescale {name}."
+        )
     return arr
 
 
@@ -375,6 +413,25 @@ def validate_labelled_sample(
         y_arr, min_classes=min_classes, max_classes=max_classes, what=what
     )
     return X_arr, y_arr, classes, codes
+
+
+def check_codes(codes: object, name: str, n_samples: int, n_classes: int) -> np.ndarray:
+    """Integer class codes ``0..n_classes-1``, one per sample, as an int array (N,).
+
+    Integral floats are accepted; negative codes are refused (numpy indexing would read
+    ``-1`` as the last class).
+    """
+    arr = check_array_argument(codes, name, shape=(n_samples,), dtype=None, real=True)
+    if arr.dtype.kind not in "biuf" or (
+        arr.dtype.kind == "f" and not np.all(np.isfinite(arr) & (arr == np.round(arr)))
+    ):
+        raise ValueError(f"{name} must be integer class codes in [0, {n_classes - 1}].")
+    if arr.size and (arr.min() < 0 or arr.max() > n_classes - 1):
+        raise ValueError(
+            f"{name} must be integer class codes in [0, {n_classes - 1}], got values in "
+            f"[{arr.min()}, {arr.max()}]."
+        )
+    return arr.astype(np.intp)
 
 
 def check_sample_weight(sample_weight: object, X: np.ndarray) -> np.ndarray:
