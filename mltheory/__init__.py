@@ -20,6 +20,7 @@ Declaring a claim::
 from mltheory import evidence, numeric, stats
 from mltheory.claims import (
     Claim,
+    ErratumKind,
     Expect,
     Method,
     SkipClaim,
@@ -35,6 +36,7 @@ __version__ = "0.1.0"
 __all__ = [
     "DEFAULT_SEED",
     "Claim",
+    "ErratumKind",
     "Expect",
     "Method",
     "Result",

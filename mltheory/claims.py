@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "BOUND_TAG",
     "Claim",
+    "ErratumKind",
     "Expect",
     "Method",
     "SkipClaim",
@@ -44,6 +46,47 @@ class Expect(str, enum.Enum):
 
     HOLDS = "HOLDS"
     REFUTED = "REFUTED"
+
+
+class ErratumKind(str, enum.Enum):
+    """What kind of mistake an erratum is (DESIGN.md, "Errata are precise").
+
+    The first five are outright errors of the note; ``MISSING_CONDITION`` and
+    ``SHORTHAND`` are statements that hold once a condition or the intended reading is
+    supplied, and the report lists them apart from the errors.
+    """
+
+    SYMBOL = "SYMBOL"
+    CONSTANT = "CONSTANT"
+    TERM = "TERM"
+    OVERCLAIM = "OVERCLAIM"
+    CODE = "CODE"
+    MISSING_CONDITION = "MISSING_CONDITION"
+    SHORTHAND = "SHORTHAND"
+
+    @property
+    def description(self) -> str:
+        return _KIND_DESCRIPTIONS[self]
+
+    @property
+    def outright(self) -> bool:
+        """True for an error of the note, False for a missing condition or shorthand."""
+        return self not in (ErratumKind.MISSING_CONDITION, ErratumKind.SHORTHAND)
+
+
+_KIND_DESCRIPTIONS = {
+    ErratumKind.SYMBOL: "wrong symbol, sign or index",
+    ErratumKind.CONSTANT: "wrong constant",
+    ErratumKind.TERM: "a term or factor missing or extra",
+    ErratumKind.OVERCLAIM: "asserts more than holds (always for may, = for <=, a converse)",
+    ErratumKind.CODE: "printed code or pseudo-code that does not do what it says",
+    ErratumKind.MISSING_CONDITION: "holds only under a condition the note leaves out",
+    ErratumKind.SHORTHAND: "notational shorthand that is false when read literally",
+}
+
+#: Claims with this tag state a bound; their check must record a headroom
+#: (:func:`mltheory.evidence.headroom`), or the run reports an ERROR.
+BOUND_TAG = "bound"
 
 
 class SkipClaim(Exception):  # noqa: N818 - reads as "raise SkipClaim(reason)"
@@ -74,6 +117,11 @@ class Claim:
     expect: Expect = Expect.HOLDS
     corrected_by: str | None = None
     explanation: str = ""
+    kind: ErratumKind | None = None
+
+    @property
+    def is_bound(self) -> bool:
+        return BOUND_TAG in self.tags
 
     @property
     def module(self) -> str:
@@ -103,6 +151,7 @@ class Claim:
             "expect": self.expect.value,
             "corrected_by": self.corrected_by,
             "explanation": self.explanation,
+            "kind": self.kind.value if self.kind is not None else None,
             "module": self.module,
         }
 
@@ -123,6 +172,7 @@ def _validate(
     tags: tuple[str, ...],
     expect: Expect,
     corrected_by: str | None,
+    kind: ErratumKind | None = None,
 ) -> None:
     if not isinstance(id, str) or not _ID_PATTERN.match(id):
         raise ValueError(
@@ -162,6 +212,11 @@ def _validate(
         raise ValueError(f"claim {id}: corrected_by only goes with expect=Expect.REFUTED")
     if corrected_by == id:
         raise ValueError(f"claim {id}: corrected_by must name a different claim")
+    if kind is not None:
+        if not isinstance(kind, ErratumKind):
+            raise TypeError(f"claim {id}: kind must be a mltheory.ErratumKind, got {kind!r}")
+        if expect is not Expect.REFUTED:
+            raise ValueError(f"claim {id}: kind only goes with expect=Expect.REFUTED")
 
 
 def claim(
@@ -174,6 +229,7 @@ def claim(
     expect: Expect = Expect.HOLDS,
     corrected_by: str | None = None,
     explanation: str = "",
+    kind: ErratumKind | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register the decorated function as the check of a claim.
 
@@ -199,6 +255,10 @@ def claim(
         With ``Expect.REFUTED``: the id of the corrected claim.
     explanation : str
         For errata: what exactly is wrong in the note, in one or two sentences.
+    kind : ErratumKind, optional
+        With ``Expect.REFUTED``: what kind of mistake it is (wrong symbol, constant,
+        term, overclaim, code bug; or a missing condition / shorthand, which the report
+        lists apart from the outright errors).
 
     The check may take keyword arguments ``rng`` (a seeded
     :class:`numpy.random.Generator`) and ``scale`` (the profile's budget
@@ -206,7 +266,7 @@ def claim(
     checks are ``@given`` functions; put ``@claim`` outermost.
     """
     tags_tuple = tuple(tags)
-    _validate(id, source, statement, method, tags_tuple, expect, corrected_by)
+    _validate(id, source, statement, method, tags_tuple, expect, corrected_by, kind)
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         new = Claim(
@@ -219,6 +279,7 @@ def claim(
             expect=expect,
             corrected_by=corrected_by,
             explanation=" ".join(explanation.split()),
+            kind=kind,
         )
         old = _REGISTRY.get(id)
         if old is not None and _qualified_name(old.func) != _qualified_name(func):

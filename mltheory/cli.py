@@ -213,6 +213,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
     print(f"expect:    {c.expect.value}")
     if c.corrected_by:
         print(f"corrected: {c.corrected_by}")
+    if c.kind is not None:
+        print(f"kind:      {c.kind.value} ({c.kind.description})")
     print(f"tags:      {', '.join(c.tags) or '-'}")
     print(f"module:    {c.module}")
     print(wrap.fill("statement: " + c.statement))

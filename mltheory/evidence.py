@@ -7,6 +7,10 @@ run (a check called directly from a test) the calls go to a throw-away record.
 - :func:`worst` keeps the maximum (or minimum) of a figure over all examples,
   e.g. the tightness ratio ``mistakes / (R/gamma)^2``, and passes it to
   :func:`hypothesis.target` so the search pushes towards breaking the bound.
+- :func:`headroom` records how much a bound could be tightened without being refuted
+  in this run (1 = attained); the smallest over a claim is its headroom in the report.
+  :func:`mltheory.numeric.assert_leq` and the probability checks of
+  :mod:`mltheory.stats` record it themselves.
 - :func:`record` stores a single value (a reference gap, a sample size).
 - :func:`note` adds a line of free text (simulation sizes, decision rules).
 - :func:`series` attaches data points for a plot in the HTML report: the observed
@@ -31,9 +35,11 @@ __all__ = [
     "Metric",
     "Plot",
     "Series",
+    "HEADROOM_PREFIX",
     "add_examples",
     "collecting",
     "current",
+    "headroom",
     "note",
     "record",
     "series",
@@ -164,12 +170,22 @@ class Evidence:
     examples: int = 0
     plots: dict[str, Plot] = field(default_factory=dict)
 
+    @property
+    def headroom(self) -> float | None:
+        """The smallest headroom recorded (see :func:`headroom`), or None."""
+        values = [float(m.value) for name, m in self.metrics.items()
+                  if name.startswith(HEADROOM_PREFIX)]
+        return min(values) if values else None
+
     def as_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
             "examples": self.examples,
             "metrics": {k: self.metrics[k].as_dict() for k in sorted(self.metrics)},
             "notes": list(self.notes),
         }
+        room = self.headroom
+        if room is not None:
+            d["headroom"] = _jsonable(room)
         if self.plots:  # absent when nothing was attached: other claims' JSON is unchanged
             d["plots"] = [p.as_dict() for p in self.plots.values()]
         return d
@@ -243,6 +259,28 @@ def worst(name: str, value: float, *, larger_is_worse: bool = True, description:
             m.value = max(m.value, value) if larger_is_worse else min(m.value, value)
     _target(value if larger_is_worse else -value, name)
     return value
+
+
+#: Metric names of headroom figures start with this.
+HEADROOM_PREFIX = "headroom: "
+
+
+def headroom(label: str, factor: float, *, description: str = "") -> float:
+    """Record the headroom of a bound: the largest factor by which the bound could be
+    tightened (divided, for an upper bound) without being refuted by what this run saw.
+
+    1.0 means the bound was attained; 2.0 means half the bound would still have held;
+    below 1 the bound was exceeded. The smallest value over the claim is its headroom.
+    For ``lhs <= rhs`` it is ``rhs / lhs``; for a probability decided by a confidence
+    interval, the claimed value over the interval's lower limit. ``inf`` when nothing
+    was observed against the bound (e.g. no event in a simulation).
+    """
+    value = float(factor)
+    if math.isnan(value):
+        raise ValueError(f"headroom {label!r} is NaN")
+    return worst(HEADROOM_PREFIX + label, value, larger_is_worse=False,
+                 description=description or "factor the bound could be tightened by "
+                 "without being refuted in this run (1 = attained)")
 
 
 def record(name: str, value: Any, *, description: str = "") -> Any:

@@ -21,7 +21,13 @@ from mltheory.report import (
     NOTE_TITLES,
     PROBLEM_VERDICTS,
     SECTION_TITLES,
+    _headroom_sort_key,
     group_by_source,
+    headroom_text,
+    is_bound,
+    is_outright_error,
+    kind_label,
+    kind_tally,
     metric_text,
     summary_line,
     verdict_tally,
@@ -88,6 +94,8 @@ def _claim_view(row: Mapping[str, Any], by_id: Mapping[str, Mapping[str, Any]]) 
         "search": text,
         "duration": row.get("duration_s"),
         "warnings": row.get("warnings") or {},
+        "headroom": headroom_text(row),
+        "kind": kind_label(row) if row.get("expect") == "REFUTED" else "",
     }
 
 
@@ -136,6 +144,21 @@ def render_html(
         "tags": tags,
         "problems": [views[r["id"]] for r in rows if r["verdict"] in PROBLEM_VERDICTS],
         "errata": [views[r["id"]] for r in rows if r["expect"] == "REFUTED"],
+        "errata_groups": [
+            {"title": title, "blurb": blurb, "claims": members}
+            for title, blurb, members in (
+                ("Errors", "", [views[r["id"]] for r in rows
+                                if r["expect"] == "REFUTED" and is_outright_error(r)]),
+                ("Missing conditions and shorthand",
+                 "True once a condition the note leaves out, or the reading it intends, "
+                 "is supplied; false as printed.",
+                 [views[r["id"]] for r in rows
+                  if r["expect"] == "REFUTED" and not is_outright_error(r)]),
+            ) if members
+        ],
+        "kind_tally": kind_tally(r for r in rows if r["expect"] == "REFUTED"),
+        "bounds": [views[r["id"]] for r in sorted((r for r in rows if is_bound(r)),
+                                                  key=_headroom_sort_key)],
         "groups": [{"group": g, "claims": cs, "tally": verdict_tally(c["row"] for c in cs)}
                    for g, cs in groups],
         "navigation": _navigation(groups),

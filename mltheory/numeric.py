@@ -9,6 +9,7 @@ offending values when the comparison fails.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,7 +138,8 @@ def assert_leq(
     """Assert ``lhs <= rhs`` up to ``tol``; record the tightness ``lhs / rhs`` as evidence.
 
     The tightness ratio (worst over examples) is what a report shows for a bound:
-    1.0 means the bound was met with equality. Returns the ratio; when ``rhs <= 0``
+    1.0 means the bound was met with equality; its inverse is recorded as the bound's
+    headroom (:func:`mltheory.evidence.headroom`). Returns the ratio; when ``rhs <= 0``
     the excess ``lhs - rhs`` is recorded (and returned) instead.
     """
     lhs_f, rhs_f = float(lhs), float(rhs)
@@ -145,6 +147,7 @@ def assert_leq(
         raise AssertionError(f"{context}NaN in inequality: {lhs_f!r} <= {rhs_f!r}")
     if rhs_f > 0:
         ratio = evidence.worst(label, lhs_f / rhs_f)
+        evidence.headroom(label, rhs_f / lhs_f if lhs_f > 0 else math.inf)
     else:  # a ratio means nothing here: record the excess lhs - rhs instead
         ratio = evidence.worst(f"{label} (excess, bound <= 0)", lhs_f - rhs_f)
     slack_allowed = float(tol.bound(np.asarray(lhs_f), np.asarray(rhs_f)))

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from mltheory._output import atomic_write_text
+from mltheory.claims import BOUND_TAG, ErratumKind
+from mltheory.evidence import HEADROOM_PREFIX
 from mltheory.results import Result, Verdict
 from mltheory.stats import DEFAULT_CONFIDENCE
 
@@ -285,10 +287,61 @@ def _shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+def is_bound(row: Mapping[str, Any]) -> bool:
+    return BOUND_TAG in (row.get("tags") or ())
+
+
+def headroom_text(row: Mapping[str, Any]) -> str:
+    """``"×1.07"`` for a bound claim (the factor it could be tightened by without being
+    refuted in this run), ``"none recorded"`` for a bound without one, ``""`` otherwise."""
+    if not is_bound(row):
+        return ""
+    value = row.get("evidence", {}).get("headroom")
+    if value is None:
+        return "none recorded"
+    if isinstance(value, str) or value == float("inf"):  # JSON keeps inf as a string
+        return "×∞ (nothing observed)"
+    return f"×{value:.3g}"
+
+
+def erratum_kind(row: Mapping[str, Any]) -> ErratumKind | None:
+    value = row.get("kind")
+    try:
+        return ErratumKind(value) if value else None
+    except ValueError:
+        return None
+
+
+def kind_label(row: Mapping[str, Any]) -> str:
+    kind = erratum_kind(row)
+    return kind.description if kind is not None else "kind not recorded"
+
+
+def is_outright_error(row: Mapping[str, Any]) -> bool:
+    """An erratum that is an error of the note (not a missing condition or shorthand)."""
+    kind = erratum_kind(row)
+    return kind is None or kind.outright
+
+
+def kind_tally(rows: Iterable[Mapping[str, Any]]) -> str:
+    """``"5 wrong constant, 2 missing condition ..."`` over errata rows, by kind order."""
+    counts: dict[str, int] = {}
+    for r in rows:
+        kind = erratum_kind(r)
+        key = kind.value if kind is not None else ""
+        counts[key] = counts.get(key, 0) + 1
+    order = [k.value for k in ErratumKind] + [""]
+    return ", ".join(
+        f"{counts[k]} {ErratumKind(k).description if k else 'kind not recorded'}"
+        for k in order if counts.get(k))
+
+
 def _evidence_cell(row: Mapping[str, Any]) -> str:
     ev = row.get("evidence", {})
     parts = [f"{ev.get('examples', 0)} ex."]
-    metrics = ev.get("metrics", {})
+    # headroom has its own column
+    metrics = {k: m for k, m in ev.get("metrics", {}).items()
+               if not k.startswith(HEADROOM_PREFIX)}
     if metrics:
         worst = [k for k, m in metrics.items() if m.get("kind") in ("max", "min")]
         name = (worst or list(metrics))[0]
@@ -368,20 +421,30 @@ def render_markdown(doc: Mapping[str, Any], *, html_name: str | None = None) -> 
         out.append(f"## Errata in the notes ({len(errata)})\n")
         out.append("Statements the notes make that are false as written: what the note says, "
                    "what is wrong, the counterexample found (its first line) and the "
-                   "correction, checked in the same run.\n")
-        for r in errata:
-            out.append(f"- **`{r['id']}`** ({r['source']}) — {r['verdict']}")
-            out.append(f"  - *Says:* {r['statement']}")
-            if r.get("explanation"):
-                out.append(f"  - *Wrong:* {r['explanation']}")
-            fix = by_id.get(r.get("corrected_by") or "")
-            if fix is not None:
-                out.append(f"  - *Correction:* `{fix['id']}` ({fix['verdict']})")
-            elif r.get("corrected_by"):
-                out.append(f"  - *Correction:* `{r['corrected_by']}` (not in this run)")
-            if r.get("counterexample"):
-                line = _shorten(first_line(r["counterexample"]), _COUNTEREXAMPLE_CHARS)
-                out.append(f"  - *Counterexample:* {_code(line)}")
+                   "correction, checked in the same run. By kind: "
+                   f"{kind_tally(errata)}.\n")
+        outright = [r for r in errata if is_outright_error(r)]
+        conditions = [r for r in errata if not is_outright_error(r)]
+        if outright:
+            out.append(f"### Errors ({len(outright)})\n")
+            _markdown_errata(out, outright, by_id)
+        if conditions:
+            out.append(f"### Missing conditions and shorthand ({len(conditions)})\n")
+            out.append("True once a condition the note leaves out, or the reading it "
+                       "intends, is supplied; false as printed.\n")
+            _markdown_errata(out, conditions, by_id)
+
+    bounds = [r for r in rows if is_bound(r)]
+    if bounds:
+        out.append(f"## Bounds: headroom ({len(bounds)})\n")
+        out.append("How much of each bound this run exercised: the largest factor by which "
+                   "the bound could be tightened without being refuted by what the run saw "
+                   "(×1 = attained; below 1 = exceeded). Loosest first.\n")
+        out.append("| claim | verdict | headroom | source |")
+        out.append("|---|---|---|---|")
+        for r in sorted(bounds, key=_headroom_sort_key):
+            out.append(f"| `{r['id']}` | {r['verdict']} | {headroom_text(r)} | "
+                       f"{_cell(r['source'])} |")
         out.append("")
 
     out.append("## Claims by source\n")
@@ -389,15 +452,42 @@ def render_markdown(doc: Mapping[str, Any], *, html_name: str | None = None) -> 
         title = f" — {group.title}" if group.title else ""
         out.append(f"### {group.heading}{title}\n")
         out.append(f"{len(members)} claims: {verdict_tally(members)}\n")
-        out.append("| claim | verdict | method | evidence | source |")
-        out.append("|---|---|---|---|---|")
+        out.append("| claim | verdict | method | evidence | headroom | source |")
+        out.append("|---|---|---|---|---|---|")
         for r in members:
             out.append(
                 f"| `{r['id']}` | {r['verdict']} | {r['method']} | "
-                f"{_cell(_evidence_cell(r))} | {_cell(r['source'])} |"
+                f"{_cell(_evidence_cell(r))} | {headroom_text(r)} | {_cell(r['source'])} |"
             )
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _headroom_sort_key(row: Mapping[str, Any]) -> tuple[float, str]:
+    value = row.get("evidence", {}).get("headroom")
+    if value is None:
+        return (-float("inf"), row["id"])  # missing first: a problem to see
+    number = float("inf") if isinstance(value, str) else float(value)
+    return (-number, row["id"])
+
+
+def _markdown_errata(out: list[str], errata: list[Mapping[str, Any]],
+                     by_id: Mapping[str, Mapping[str, Any]]) -> None:
+    for r in errata:
+        out.append(f"- **`{r['id']}`** ({r['source']}) — {r['verdict']} · "
+                   f"*{kind_label(r)}*")
+        out.append(f"  - *Says:* {r['statement']}")
+        if r.get("explanation"):
+            out.append(f"  - *Wrong:* {r['explanation']}")
+        fix = by_id.get(r.get("corrected_by") or "")
+        if fix is not None:
+            out.append(f"  - *Correction:* `{fix['id']}` ({fix['verdict']})")
+        elif r.get("corrected_by"):
+            out.append(f"  - *Correction:* `{r['corrected_by']}` (not in this run)")
+        if r.get("counterexample"):
+            line = _shorten(first_line(r["counterexample"]), _COUNTEREXAMPLE_CHARS)
+            out.append(f"  - *Counterexample:* {_code(line)}")
+    out.append("")
 
 
 def relative_link(path: str | Path | None, start: str | Path) -> str | None:

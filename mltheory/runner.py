@@ -21,7 +21,14 @@ import hypothesis
 
 from mltheory import evidence as _evidence
 from mltheory._reproducible import seed_only_generation
-from mltheory.claims import Claim, Expect, SkipClaim, registered_claims, validate_registry
+from mltheory.claims import (
+    BOUND_TAG,
+    Claim,
+    Expect,
+    SkipClaim,
+    registered_claims,
+    validate_registry,
+)
 from mltheory.profiles import get_profile, hypothesis_settings
 from mltheory.results import Result, Verdict
 from mltheory.rng import DEFAULT_SEED, claim_rng, claim_seed
@@ -266,6 +273,10 @@ def run_claim(claim: Claim, *, profile: str = "quick", seed: int = DEFAULT_SEED)
         if claim.expect is Expect.REFUTED:
             result.verdict = Verdict.NOT_REFUTED
             result.reason = "expected a refutation, none found: the check has no teeth"
+        elif claim.is_bound and ev.headroom is None:
+            result.reason = (f"a claim tagged {BOUND_TAG!r} must record its headroom "
+                             "(mltheory.evidence.headroom, numeric.assert_leq or the "
+                             "probability checks of mltheory.stats); this one recorded none")
         else:
             result.verdict = Verdict.VERIFIED
     return result

@@ -143,6 +143,13 @@ def _check(decision: ProbabilityDecision, label: str, context: str) -> Probabili
         tight = decision.claimed / decision.observed if decision.observed > 0 else math.inf
     evidence.worst(f"{label}: observed/claimed" if decision.relation == "<=" else
                    f"{label}: claimed/observed", tight)
+    # Headroom: the largest factor the claimed value could be tightened by (divided for
+    # "<=", multiplied for ">=") before the same interval would refute it.
+    if decision.relation == "<=":
+        room = decision.claimed / decision.lower if decision.lower > 0 else math.inf
+    else:
+        room = decision.upper / decision.claimed if decision.claimed > 0 else math.inf
+    evidence.headroom(label, room)
     evidence.note(f"{label}: {decision.describe()}")
     if decision.refuted:
         raise AssertionError(f"{context}{label}: {decision.describe()}")

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.claims import get_claim, unregister
 from mltheory.report import build_document
 from mltheory.runner import run_claims
@@ -21,6 +21,7 @@ def small_doc():
                             xlabel="m", ylabel="probability")
             evidence.series("bound 1/m", m, 1 / m, kind="bound", plot="Frequency against m")
         evidence.worst("observed / bound", 0.9)
+        evidence.headroom("observed / bound", 1 / 0.9)
 
     def wrong():
         raise AssertionError("x = 17: the printed inequality fails")
@@ -37,7 +38,7 @@ def small_doc():
               method=Method.SIMULATION, tags=("demo", "bound"))(bound_holds),
         claim(id="reporttest.wrong", source="003 §9.1 (9.5)",
               statement="The note's inequality, as printed.", method=Method.PROPERTY,
-              expect=Expect.REFUTED, corrected_by="reporttest.fixed",
+              expect=Expect.REFUTED, corrected_by="reporttest.fixed", kind=ErratumKind.SYMBOL,
               explanation="The inequality is turned the wrong way.")(wrong),
         claim(id="reporttest.fixed", source="003 §9.1 (9.5)",
               statement="The corrected inequality holds.", method=Method.PROPERTY,

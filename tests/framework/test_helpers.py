@@ -163,3 +163,26 @@ def test_assert_close_can_measure_errors_relative_to_a_given_scale():
     assert err == pytest.approx(0.0046 / 100)
     with pytest.raises(AssertionError):
         assert_close([0.0, -100.0], [0.02, -100.0], Tolerance(1e-4, 1e-5, "test"), scale=100.0)
+
+
+def test_headroom_is_recorded_by_assert_leq_and_the_probability_checks():
+    with evidence.collecting() as ev:
+        assert_leq(2.0, 5.0, label="a")
+        assert_leq(4.0, 5.0, label="a")  # the smallest factor over examples is kept
+        assert_leq(0.0, 5.0, label="zero")  # nothing against the bound: inf
+    assert ev.headroom == pytest.approx(1.25)
+    assert ev.metrics["headroom: zero"].value == math.inf
+    # P <= 0.5 with 30 of 100: the bound could be divided by 0.5 / (CP lower limit)
+    with evidence.collecting() as ev:
+        decision = check_probability_at_most(30, 100, 0.5, label="p")
+    assert ev.headroom == pytest.approx(0.5 / decision.lower)
+    # P >= 0.1 with 30 of 100: raised up to the CP upper limit
+    with evidence.collecting() as ev:
+        decision = check_probability_at_least(30, 100, 0.1, label="q")
+    assert ev.headroom == pytest.approx(decision.upper / 0.1)
+    # a broken bound has headroom below 1, and a refuted probability too
+    with evidence.collecting() as ev, pytest.raises(AssertionError):
+        assert_leq(6.0, 5.0, label="b")
+    assert ev.headroom == pytest.approx(5 / 6)
+    with pytest.raises(ValueError, match="NaN"):
+        evidence.headroom("n", math.nan)

@@ -103,8 +103,15 @@ def test_the_markdown_has_summary_problems_errata_and_one_row_per_claim(small_do
     assert md.index("## Problems") < md.index("## Errata") < md.index("## Claims by source")
     assert "*Correction:* `reporttest.fixed` (VERIFIED)" in md
     assert "*Counterexample:* `AssertionError: x = 17" in md
-    rows = [line for line in md.splitlines() if line.startswith("| `reporttest.")]
+    claims_part = md.split("## Claims by source")[1]
+    rows = [line for line in claims_part.splitlines() if line.startswith("| `reporttest.")]
     assert len(rows) == 4
+    # the erratum says its kind; the bound shows its headroom in its own table and column
+    assert "*wrong symbol, sign or index*" in md
+    assert "By kind: 1 wrong symbol, sign or index." in md
+    bounds_part = md.split("## Bounds: headroom (1)")[1].split("## Claims by source")[0]
+    assert "| `reporttest.bound` | VERIFIED | ×1.11 |" in bounds_part
+    assert "| ×1.11 | Mohri et al. 2018, Thm 3.3 |" in claims_part
     # notes first, then other works; the statements stay out of the tables
     headings = re.findall(r"^### (.+)$", md, flags=re.M)
     assert headings[-1] == "Mohri et al. 2018"
@@ -122,8 +129,12 @@ def test_the_html_page_is_self_contained_with_errata_first_and_plots_inline(smal
     erratum = page[page.index('id="e-reporttest.wrong"'):]
     erratum = erratum[:erratum.index("</article>")]
     for part in ("As the note says", "What is wrong", "Counterexample", "x = 17",
-                 "Corrected claim", "The corrected inequality holds.", "VERIFIED"):
+                 "Corrected claim", "The corrected inequality holds.", "VERIFIED",
+                 "wrong symbol, sign or index"):
         assert part in erratum
+    bounds = page[page.index('id="bounds"'):]
+    bounds = bounds[:bounds.index("</section>")]
+    assert 'href="#c-reporttest.bound"' in bounds and "×1.11" in bounds
     plotted = page[page.index('id="c-reporttest.bound"'):]
     plotted = plotted[:plotted.index("</article>")]
     assert plotted.count("<svg") == 1 and "Frequency against m" in plotted

@@ -231,3 +231,36 @@ def test_examples_do_not_depend_on_which_project_modules_are_loaded(declare, tmp
         assert drawn == first
     finally:
         sys.modules.pop("constants_bait", None)
+
+
+def test_a_bound_claim_that_records_no_headroom_is_an_error(declare):
+    def silent():
+        evidence.worst("observed / bound", 0.5)
+
+    def loud():
+        evidence.headroom("observed / bound", 2.0)
+
+    quiet = run_claim(declare("scratch.bound_silent", silent, tags=("bound",)))
+    assert quiet.verdict is Verdict.ERROR and "headroom" in quiet.reason
+    told = run_claim(declare("scratch.bound_told", loud, tags=("bound",)))
+    assert told.verdict is Verdict.VERIFIED and told.evidence.headroom == 2.0
+    # untagged claims need none
+    assert run_claim(declare("scratch.not_bound", silent)).verdict is Verdict.VERIFIED
+
+
+def test_an_erratum_records_its_kind_and_only_errata_take_one(declare):
+    from mltheory import ErratumKind
+
+    def fails():
+        raise AssertionError("as printed, false")
+
+    declare("scratch.fixed_form", lambda: None)
+    c = declare("scratch.kinded", fails, expect=Expect.REFUTED,
+                corrected_by="scratch.fixed_form", kind=ErratumKind.CONSTANT)
+    assert c.as_dict()["kind"] == "CONSTANT" and c.kind.outright
+    assert not ErratumKind.MISSING_CONDITION.outright and not ErratumKind.SHORTHAND.outright
+    with pytest.raises(ValueError, match="kind only goes with"):
+        declare("scratch.kind_holds", fails, kind=ErratumKind.SYMBOL)
+    with pytest.raises(TypeError, match="ErratumKind"):
+        declare("scratch.kind_str", fails, expect=Expect.REFUTED,
+                corrected_by="scratch.fixed_form", kind="CONSTANT")
