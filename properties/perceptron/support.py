@@ -32,11 +32,12 @@ ACCUMULATED_ROUNDING = Tolerance(
 
 def fit_pla(
     data: LabelledData, *, eta: float = 1.0, order: str = "cyclic", random_state: int = 0,
-    max_iter: int = PASS_CAP,
+    max_iter: int = PASS_CAP, estimator: type[Perceptron] = Perceptron,
 ) -> Perceptron:
     """Primal PLA from zero, with the run's convergence warning silenced (a cut-off run
-    is still a valid prefix for every bound checked)."""
-    est = Perceptron(eta=eta, order=order, random_state=random_state, max_iter=max_iter)
+    is still a valid prefix for every bound checked). ``estimator`` is the class run
+    (teeth tests pass deliberately broken subclasses)."""
+    est = estimator(eta=eta, order=order, random_state=random_state, max_iter=max_iter)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         est.fit(data.X, data.y)
@@ -45,7 +46,11 @@ def fit_pla(
 
 @dataclass(frozen=True)
 class Run:
-    """An augmented view of a fitted primal run: x_hat_i = (x_i, 1), w_hat_t = (w_t, b_t)."""
+    """An augmented view of a fitted primal run: x_hat_i = (x_i, 1), w_hat_t = (w_t, b_t).
+
+    ``W`` is the history the training loop recorded as it ran (``weight_history_``),
+    never a reconstruction from the update indices.
+    """
 
     X_hat: np.ndarray  # (N, d+1)
     y: np.ndarray  # (N,) in {-1, +1}
@@ -59,20 +64,23 @@ class Run:
 
 
 def run_of(est: Perceptron, data: LabelledData, eta: float) -> Run:
+    """The recorded run of a fitted primal perceptron, checked to be complete: one
+    recorded iterate per update plus the start, the last one the returned weights."""
     y = np.where(data.y == est.classes_[1], 1, -1)
-    return Run(
-        X_hat=data.augmented(),
-        y=y,
-        W=np.asarray(est.weight_history_, dtype=float),
-        idx=np.asarray(est.update_indices_, dtype=int),
-        eta=float(eta),
+    W = np.asarray(est.weight_history_, dtype=float)
+    idx = np.asarray(est.update_indices_, dtype=int)
+    assert W.shape == (idx.shape[0] + 1, data.n_features + 1), (
+        f"recorded history of shape {W.shape} for {idx.shape[0]} updates"
     )
+    assert np.array_equal(W[-1], est.w_hat_), "returned weights are not the last iterate"
+    return Run(X_hat=data.augmented(), y=y, W=W, idx=idx, eta=float(eta))
 
 
 def pla_run(data: LabelledData, *, eta: float = 1.0, order: str = "cyclic",
-            max_iter: int = PASS_CAP) -> Run:
+            max_iter: int = PASS_CAP, estimator: type[Perceptron] = Perceptron) -> Run:
     """The recorded run of primal PLA from zero (:func:`fit_pla`) on ``data``."""
-    return run_of(fit_pla(data, eta=eta, order=order, max_iter=max_iter), data, eta)
+    est = fit_pla(data, eta=eta, order=order, max_iter=max_iter, estimator=estimator)
+    return run_of(est, data, eta)
 
 
 def max_margin_separator(X_hat: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
@@ -102,44 +110,121 @@ def best_margin(data, X_hat: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, flo
     return (w_opt, g_opt) if g_opt > g_ref else (w_ref, g_ref)
 
 
-def check_novikoff(
-    run: Run, gamma: float, *, bound: Callable[[float, float], float] = lambda r, g: (r / g) ** 2
-) -> None:
-    """Mistakes k of a primal run from zero satisfy k <= bound(R, gamma)."""
+def check_pla_steps(run: Run) -> None:
+    """Every recorded step is a PLA update: w_hat_t - w_hat_{t-1} = eta y_i x_hat_i for the
+    recorded sample i, which w_hat_{t-1} misclassifies (y_i w_hat_{t-1} . x_hat_i <= 0)."""
+    if not run.k:
+        return
+    xs, ys = run.X_hat[run.idx], run.y[run.idx]
+    expected = run.W[:-1] + run.eta * ys[:, None] * xs
+    assert_close(run.W[1:], expected, ACCUMULATED_ROUNDING, label="recorded step - eta y x_hat")
+    products = ys[:, None] * run.W[:-1] * xs
+    margins = np.sum(products, axis=1)
+    # The loop's mistake test summed the same products in another order (a matrix
+    # product over a block of rows): a zero margin may come out here as +-eps * |terms|.
+    rounding = EXACT_ARITHMETIC.rtol * np.sum(np.abs(products), axis=1)
+    bad = np.flatnonzero(margins > rounding)
+    assert bad.size == 0, (
+        f"update {bad[0] + 1} was made on a correctly classified point (margin "
+        f"{margins[bad[0]]!r})" if bad.size else ""
+    )
+
+
+def check_novikoff(run: Run, gamma: float, *, scale: float = 1.0, power: float = 2.0) -> None:
+    """Mistakes k of a primal run from zero satisfy k <= scale (R/gamma)^power (the
+    theorem: scale 1, power 2; teeth tests pass other constants)."""
     R = float(np.max(np.linalg.norm(run.X_hat, axis=1)))
-    assert_leq(run.k, bound(R, gamma), label="mistakes k / (R/gamma)^2", tol=EXACT_ARITHMETIC,
-               context=f"R={R:.6g}, gamma={gamma:.6g}: ")
+    assert_leq(run.k, scale * (R / gamma) ** power, label="mistakes k / (R/gamma)^2",
+               tol=EXACT_ARITHMETIC, context=f"R={R:.6g}, gamma={gamma:.6g}: ")
 
 
-def check_alignment_lemma(run: Run, w_opt: np.ndarray, gamma: float) -> None:
-    """w_hat_k . w_hat_opt >= k eta gamma for every k (001 §二.3, first inequality)."""
+def _violations(lhs: np.ndarray, rhs: np.ndarray, *, lower: bool) -> np.ndarray:
+    """Indices where ``lhs >= rhs`` (``lower``) or ``lhs <= rhs`` fails beyond rounding."""
+    slack = ACCUMULATED_ROUNDING.bound(lhs, rhs)
+    return np.flatnonzero(lhs < rhs - slack if lower else lhs > rhs + slack)
+
+
+def _headroom(label: str, lhs: np.ndarray, rhs: np.ndarray, *, lower: bool) -> None:
+    """Headroom of ``lhs >= rhs`` (min lhs/rhs) or ``lhs <= rhs`` (min rhs/lhs), over the
+    entries with a positive denominator side (the others are not bound by a ratio)."""
+    num, den = (lhs, rhs) if lower else (rhs, lhs)
+    ok = den > 0
+    if np.any(ok):
+        evidence.headroom(label, float(np.min(num[ok] / den[ok])))
+
+
+def check_alignment_steps(run: Run, w_opt: np.ndarray, gamma: float, *,
+                          scale: float = 1.0) -> None:
+    """Every update raises the alignment by at least eta gamma: w_hat_t . w_hat_opt >=
+    w_hat_{t-1} . w_hat_opt + scale eta gamma ||w_hat_opt|| (the proof's step: scale 1)."""
+    if not run.k:
+        return
+    a = run.W @ w_opt
+    lhs, rhs = a[1:], a[:-1] + scale * run.eta * gamma * float(np.linalg.norm(w_opt))
+    _headroom("alignment gain / (eta gamma) per step", lhs - a[:-1], rhs - a[:-1], lower=True)
+    bad = _violations(lhs, rhs, lower=True)
+    assert bad.size == 0, (
+        f"update {bad[0] + 1}: w_hat_t . w_opt = {lhs[bad[0]]!r} < w_hat_(t-1) . w_opt + "
+        f"eta gamma = {rhs[bad[0]]!r}" if bad.size else ""
+    )
+
+
+def check_norm_steps(run: Run, *, scale: float = 1.0) -> None:
+    """Every update grows the squared norm by at most eta^2 R^2: ||w_hat_t||^2 <=
+    ||w_hat_{t-1}||^2 + scale eta^2 max_n ||x_hat_n||^2 (the proof's step: scale 1)."""
+    if not run.k:
+        return
+    sq = np.sum(run.W**2, axis=1)
+    lhs, rhs = sq[1:], sq[:-1] + scale * run.eta**2 * radius_squared(run)
+    _headroom("eta^2 R^2 / norm growth per step", lhs - sq[:-1], rhs - sq[:-1], lower=False)
+    bad = _violations(lhs, rhs, lower=False)
+    assert bad.size == 0, (
+        f"update {bad[0] + 1} grew ||w||^2 from {sq[bad[0]]!r} to {lhs[bad[0]]!r}, more than "
+        f"eta^2 R^2" if bad.size else ""
+    )
+
+
+def check_alignment_lemma(run: Run, w_opt: np.ndarray, gamma: float, *,
+                          scale: float = 1.0) -> None:
+    """w_hat_k . w_hat_opt >= scale k eta gamma for every k (001 §二.3, first inequality)."""
     ks = np.arange(run.W.shape[0])
     lhs = run.W @ w_opt
-    rhs = ks * run.eta * gamma
-    # Tightness: rhs / lhs (1 = equality) over k >= 1.
-    if run.k:
-        evidence.worst("k eta gamma / (w_k . w_opt)", float(np.max(rhs[1:] / lhs[1:])))
-    slack = ACCUMULATED_ROUNDING.bound(lhs, rhs)
-    bad = np.flatnonzero(lhs < rhs - slack)
+    rhs = scale * ks * run.eta * gamma
+    _headroom("(w_k . w_opt) / (k eta gamma)", lhs[1:], rhs[1:], lower=True)
+    bad = _violations(lhs, rhs, lower=True)
     if bad.size:
         k = int(bad[0])
-        raise AssertionError(
-            f"w_hat_{k} . w_hat_opt = {lhs[k]!r} < k*eta*gamma = {rhs[k]!r}"
-        )
+        raise AssertionError(f"w_hat_{k} . w_hat_opt = {lhs[k]!r} < k*eta*gamma = {rhs[k]!r}")
 
 
-def check_norm_lemma(run: Run, squared_radius: Callable[[Run], float]) -> None:
-    """||w_hat_k||^2 <= k eta^2 S for every k, with S = squared_radius(run)."""
+def check_norm_lemma(run: Run, squared_radius: Callable[[Run], float], *,
+                     scale: float = 1.0) -> None:
+    """||w_hat_k||^2 <= scale k eta^2 S for every k, with S = squared_radius(run)."""
     ks = np.arange(run.W.shape[0])
     lhs = np.sum(run.W**2, axis=1)
-    rhs = ks * run.eta**2 * squared_radius(run)
-    if run.k:
-        evidence.worst("||w_k||^2 / (k eta^2 R^2)", float(np.max(lhs[1:] / rhs[1:])))
-    slack = ACCUMULATED_ROUNDING.bound(lhs, rhs)
-    bad = np.flatnonzero(lhs > rhs + slack)
+    rhs = scale * ks * run.eta**2 * squared_radius(run)
+    _headroom("(k eta^2 R^2) / ||w_k||^2", lhs[1:], rhs[1:], lower=False)
+    bad = _violations(lhs, rhs, lower=False)
     if bad.size:
         k = int(bad[0])
         raise AssertionError(f"||w_hat_{k}||^2 = {lhs[k]!r} > k*eta^2*bound = {rhs[k]!r}")
+
+
+def novikoff_check(
+    data, eta: float, order: str, seed: int, *, estimator: type[Perceptron] = Perceptron,
+    scale: float = 1.0, power: float = 2.0,
+) -> Run:
+    """The body of ``perceptron.novikoff_bound``, read from the iterates the loop recorded:
+    every step a PLA update on a mistake, each step's alignment gain >= eta gamma and
+    norm growth <= eta^2 R^2, and k <= scale (R/gamma)^power (the theorem: 1 and 2)."""
+    run = run_of(fit_pla(data, eta=eta, order=order, random_state=seed, estimator=estimator),
+                 data, eta)
+    w_opt, gamma = best_margin(data, run.X_hat, run.y)
+    check_pla_steps(run)
+    check_alignment_steps(run, w_opt, gamma)
+    check_norm_steps(run)
+    check_novikoff(run, gamma, scale=scale, power=power)
+    return run
 
 
 def radius_squared(run: Run) -> float:
@@ -153,38 +238,41 @@ def perceptron_loss(X_hat: np.ndarray, y: np.ndarray, w_hat: np.ndarray) -> floa
     return float(-np.sum(m[m < 0]))
 
 
-def check_norm_growth(run: Run) -> None:
-    """||w_{t+1}||^2 - ||w_t||^2 <= max_n ||x_hat_n||^2 at every update (eta = 1)."""
-    growth = np.diff(np.sum(run.W**2, axis=1))
-    r2 = radius_squared(run)
-    if run.k:
-        evidence.worst("growth / max ||x||^2", float(np.max(growth) / r2))
-    bad = np.flatnonzero(growth > r2 + ACCUMULATED_ROUNDING.bound(growth, r2))
-    assert bad.size == 0, (
-        f"update {bad[0] + 1} grew ||w||^2 by {growth[bad[0]]!r} > max ||x||^2 = {r2!r}"
-        if bad.size else ""
-    )
-
-
-def check_cosine_growth(run: Run, w_f: np.ndarray) -> None:
-    """cos(angle(w_f, w_T)) >= sqrt(T) rho / R after every update T (from w_0 = 0)."""
+def check_cosine_growth(run: Run, w_f: np.ndarray, *, scale: float = 1.0) -> None:
+    """cos(angle(w_f, w_T)) >= scale sqrt(T) rho / R after every update T (from w_0 = 0)."""
+    if not run.k:
+        return
     rho = float(np.min(run.y * (run.X_hat @ w_f)) / np.linalg.norm(w_f))
     R = float(np.sqrt(radius_squared(run)))
     W = run.W[1:]
     cos = (W @ w_f) / (np.linalg.norm(W, axis=1) * np.linalg.norm(w_f))
-    lower = np.sqrt(np.arange(1, run.k + 1)) * rho / R
-    if run.k:
-        evidence.worst("sqrt(T) rho/R / cos", float(np.max(lower / cos)))
-    bad = np.flatnonzero(cos < lower - ACCUMULATED_ROUNDING.bound(cos, lower))
+    lower = scale * np.sqrt(np.arange(1, run.k + 1)) * rho / R
+    _headroom("cos / (sqrt(T) rho/R)", cos, lower, lower=True)
+    bad = _violations(cos, lower, lower=True)
     assert bad.size == 0, (
         f"after update {bad[0] + 1}: cos = {cos[bad[0]]!r} < sqrt(T) rho/R = {lower[bad[0]]!r}"
         if bad.size else ""
     )
 
 
+def check_margin_gain(run: Run, *, bias_term: float = 1.0) -> None:
+    """Each recorded update raises the margin of its point by exactly
+    eta (||x||^2 + bias_term) > 0 (the 1 of the bias coordinate: bias_term = 1)."""
+    before, after = run.W[:-1], run.W[1:]
+    xs, ys = run.X_hat[run.idx], run.y[run.idx]
+    gain = ys * np.sum(after * xs, axis=1) - ys * np.sum(before * xs, axis=1)
+    expected = run.eta * (np.sum(xs[:, :-1] ** 2, axis=1) + bias_term)
+    assert np.all(gain > 0), gain
+    assert_close(gain, expected, ACCUMULATED_ROUNDING, label="margin gain error")
+
+
 def check_updates_on_mistakes(run: Run, margins: np.ndarray) -> None:
     """The reported margin sequence is y_n w_t . x_hat_n of each update, and never positive."""
     before, xs, ys = run.W[:-1], run.X_hat[run.idx], run.y[run.idx]
-    recomputed = ys * np.sum(before * xs, axis=1)
-    assert_close(margins, recomputed, EXACT_ARITHMETIC, label="margin sequence")
+    products = ys[:, None] * before * xs
+    recomputed = np.sum(products, axis=1)
+    # The loop scored blocks of rows with a matrix product, this sums in another order:
+    # both round at about eps times the sum of the products' magnitudes.
+    scale = float(np.max(np.sum(np.abs(products), axis=1))) if run.k else 0.0
+    assert_close(margins, recomputed, EXACT_ARITHMETIC, label="margin sequence", scale=scale)
     assert np.all(margins <= 0), f"update on a correctly classified point: margin {margins.max()!r}"

@@ -1,25 +1,48 @@
 """The perceptron checks have teeth: the very check bodies the claims use refute
-deliberately broken variants (a sign-flipped update, a mis-reported step, a
-tightened bound)."""
+deliberately broken variants: a sign-flipped or scaled update inside the training loop,
+a mis-reported step, and every constant of every bound tightened (each bound scaled by
+1/2 and by a factor within 1 % of 1, exponents cut to 1, the bias term of the margin
+gain dropped)."""
 
 import numpy as np
+import pytest
 from hypothesis import given
 
+from algorithms.perceptron import Perceptron
 from mltheory.strategies import separable_datasets
 from mltheory.testing import assert_holds, assert_refutes
+from properties.perceptron.strategies import etas, orders, seeds, tight_datasets
 from properties.perceptron.support import (
     Run,
     check_alignment_lemma,
+    check_alignment_steps,
     check_cosine_growth,
-    check_norm_growth,
+    check_margin_gain,
     check_norm_lemma,
+    check_norm_steps,
     check_novikoff,
+    check_pla_steps,
     check_updates_on_mistakes,
     fit_pla,
+    novikoff_check,
     pla_run,
     radius_squared,
     run_of,
 )
+
+#: The claims' data: random separable sets and the sets where every bound is attained.
+DATA = separable_datasets() | tight_datasets()
+
+
+def scaled_perceptron(factor: float) -> type[Perceptron]:
+    """A Perceptron whose training loop adds ``factor * eta y_i x_hat_i`` per update."""
+
+    class Scaled(Perceptron):
+        def _update_steps(self, Z, eta, fit_intercept):
+            return factor * super()._update_steps(Z, eta, fit_intercept)
+
+    Scaled.__name__ = f"Perceptron_x{factor:g}"
+    return Scaled
 
 
 def _broken_pla(data, *, sign=-1.0, step=1.0, passes=30) -> Run:
@@ -41,6 +64,119 @@ def _broken_pla(data, *, sign=-1.0, step=1.0, passes=30) -> Run:
     return Run(X_hat=X_hat, y=y, W=np.array(history), idx=np.array(idx, dtype=int), eta=step)
 
 
+# --- the update scaled inside the loop (the audit's planted bug) -------------------------
+
+
+@pytest.mark.parametrize("factor", [0.9, 0.99])
+def test_novikoff_claim_refutes_an_update_scaled_inside_the_loop(factor):
+    @given(data=DATA, eta=etas, order=orders, seed=seeds)
+    def check(data, eta, order, seed):
+        novikoff_check(data, eta, order, seed, estimator=scaled_perceptron(factor))
+
+    assert_refutes(check)
+
+
+@pytest.mark.parametrize("factor", [0.9, 0.99])
+def test_alignment_steps_refute_an_update_scaled_inside_the_loop(factor):
+    # Without the step-equation check: the per-step inequality alone sees the shortfall
+    # on the tight sets, where every gain is exactly eta gamma.
+    @given(data=tight_datasets(), eta=etas, order=orders)
+    def check(data, eta, order):
+        run = pla_run(data, eta=eta, order=order, estimator=scaled_perceptron(factor))
+        check_alignment_steps(run, data.separator, data.margin)
+
+    assert_refutes(check)
+
+
+@pytest.mark.parametrize("factor", [0.9, 0.99])
+def test_margin_gain_refutes_an_update_scaled_inside_the_loop(factor):
+    @given(data=DATA, eta=etas, order=orders)
+    def check(data, eta, order):
+        check_margin_gain(pla_run(data, eta=eta, order=order,
+                                  estimator=scaled_perceptron(factor)))
+
+    assert_refutes(check)
+
+
+def test_the_novikoff_claim_holds_for_the_real_loop():
+    @given(data=DATA, eta=etas, order=orders, seed=seeds)
+    def check(data, eta, order, seed):
+        novikoff_check(data, eta, order, seed)
+
+    assert_holds(check)
+
+
+# --- every constant of every bound tightened ----------------------------------------------
+
+
+@pytest.mark.parametrize(("scale", "power"), [(0.5, 2.0), (0.99, 2.0), (1.0, 1.0)])
+def test_novikoff_bound_refutes_tightened_constants(scale, power):
+    @given(data=DATA, eta=etas, order=orders, seed=seeds)
+    def check(data, eta, order, seed):
+        novikoff_check(data, eta, order, seed, scale=scale, power=power)
+
+    assert_refutes(check)
+
+
+@pytest.mark.parametrize("scale", [2.0, 1.01])
+def test_alignment_bounds_refute_a_larger_gain(scale):
+    @given(data=DATA, eta=etas, order=orders)
+    def check(data, eta, order):
+        run = pla_run(data, eta=eta, order=order)
+        check_alignment_steps(run, data.separator, data.margin, scale=scale)
+
+    @given(data=DATA, eta=etas, order=orders)
+    def check_lemma(data, eta, order):
+        run = pla_run(data, eta=eta, order=order)
+        check_alignment_lemma(run, data.separator, data.margin, scale=scale)
+
+    assert_refutes(check)
+    assert_refutes(check_lemma)
+
+
+@pytest.mark.parametrize("scale", [0.5, 0.99])
+def test_norm_bounds_refute_a_smaller_growth(scale):
+    @given(data=DATA, eta=etas, order=orders)
+    def check(data, eta, order):
+        check_norm_steps(pla_run(data, eta=eta, order=order), scale=scale)
+
+    @given(data=DATA, eta=etas, order=orders)
+    def check_lemma(data, eta, order):
+        check_norm_lemma(pla_run(data, eta=eta, order=order), radius_squared, scale=scale)
+
+    assert_refutes(check)
+    assert_refutes(check_lemma)
+
+
+def test_norm_lemma_refutes_the_radius_not_squared():
+    @given(data=DATA, eta=etas, order=orders)
+    def check(data, eta, order):
+        check_norm_lemma(pla_run(data, eta=eta, order=order),
+                         lambda run: float(np.sqrt(radius_squared(run))))
+
+    assert_refutes(check)
+
+
+@pytest.mark.parametrize("scale", [2.0, 1.01])
+def test_cosine_bound_refutes_a_larger_constant(scale):
+    @given(data=DATA, order=orders)
+    def check(data, order):
+        check_cosine_growth(pla_run(data, order=order), data.separator, scale=scale)
+
+    assert_refutes(check)
+
+
+def test_margin_gain_refutes_the_bias_term_dropped():
+    @given(data=DATA, eta=etas, order=orders)
+    def check(data, eta, order):
+        check_margin_gain(pla_run(data, eta=eta, order=order), bias_term=0.0)
+
+    assert_refutes(check)
+
+
+# --- broken runs ----------------------------------------------------------------------------
+
+
 def test_novikoff_check_refutes_a_sign_flipped_update():
     @given(data=separable_datasets())
     def check(data):
@@ -50,21 +186,13 @@ def test_novikoff_check_refutes_a_sign_flipped_update():
     assert "mistakes k / (R/gamma)^2" in r.evidence.metrics
 
 
-def test_novikoff_check_refutes_a_bound_tightened_fourfold():
+def test_step_check_refutes_a_doubled_step():
     @given(data=separable_datasets())
     def check(data):
-        run = pla_run(data)
-        check_novikoff(run, data.margin, bound=lambda R, g: (R / g) ** 2 / 4)
+        run = _broken_pla(data, sign=1.0, step=2.0)
+        check_pla_steps(Run(X_hat=run.X_hat, y=run.y, W=run.W, idx=run.idx, eta=1.0))
 
     assert_refutes(check)
-
-
-def test_novikoff_check_holds_for_the_real_algorithm():
-    @given(data=separable_datasets())
-    def check(data):
-        check_novikoff(pla_run(data), data.margin)
-
-    assert_holds(check)
 
 
 def test_alignment_lemma_check_refutes_a_sign_flipped_update():
@@ -85,10 +213,11 @@ def test_norm_lemma_check_refutes_a_step_larger_than_reported():
     assert_refutes(check)
 
 
-def test_norm_growth_check_refutes_a_doubled_step():
+def test_norm_steps_check_refutes_a_doubled_step():
     @given(data=separable_datasets())
     def check(data):
-        check_norm_growth(_broken_pla(data, sign=1.0, step=2.0))
+        run = _broken_pla(data, sign=1.0, step=2.0)
+        check_norm_steps(Run(X_hat=run.X_hat, y=run.y, W=run.W, idx=run.idx, eta=1.0))
 
     assert_refutes(check)
 
@@ -114,11 +243,14 @@ def test_mistake_check_refutes_updates_on_correct_points():
 
 
 def test_the_run_based_checks_hold_for_the_real_algorithm():
-    @given(data=separable_datasets())
+    @given(data=DATA)
     def check(data):
         run = pla_run(data)
-        check_norm_growth(run)
+        check_pla_steps(run)
+        check_norm_steps(run)
+        check_margin_gain(run)
         check_cosine_growth(run, data.separator)
+        check_alignment_steps(run, data.separator, data.margin)
         est = fit_pla(data)
         check_updates_on_mistakes(run_of(est, data, 1.0), est.update_margins_)
 
