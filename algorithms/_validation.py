@@ -88,7 +88,7 @@ def check_real(
     try:
         v = float(value)
     except OverflowError:  # an int beyond float64: as large as infinity for every check
-        v = math.copysign(math.inf, value)
+        v = math.inf if value > 0 else -math.inf
     bad = math.isnan(v) or (math.isinf(v) and not allow_inf)
     if low is not None:
         bad = bad or v < low or (low_open and v == low)
@@ -186,7 +186,7 @@ def check_array_argument(
         raise InvalidArgumentError(f"{name} must be real, got a complex array.")
     try:
         arr = np.asarray(value, dtype=dtype)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
         raise InvalidArgumentError(f"{name} must be a numeric array: {exc}") from exc
     want_ndim = len(shape) if shape is not None else ndim
     if want_ndim is not None and arr.ndim != want_ndim:

@@ -37,15 +37,39 @@ __all__ = [
 
 
 def _as_2d(X: np.ndarray, name: str) -> np.ndarray:
-    """A finite (n_samples, n_features) float array; an empty set of points is allowed."""
-    return check_array_argument(X, name, ndim=2, allow_empty=True)
+    """A finite real (n_samples, n_features) float array; an empty set of points is allowed."""
+    return check_array_argument(X, name, ndim=2, allow_empty=True, real=True)
+
+
+def _same_width(X: np.ndarray, Z: np.ndarray) -> None:
+    if X.shape[1] != Z.shape[1]:
+        raise ValueError(
+            f"X and Z must have the same number of features, got {X.shape[1]} and {Z.shape[1]}"
+        )
+
+
+def _finite_values(K: np.ndarray, what: str, names: str = "X") -> np.ndarray:
+    """``K`` if every entry is finite; else a ValueError naming the point sets (finite
+    points whose kernel values overflow float64, e.g. ``(x^T z)^d`` with ``|x| ~ 1e200``)."""
+    if not np.all(np.isfinite(K)):
+        raise ValueError(
+            f"the {what} of {names} overflows float64 (a value beyond 1.8e308 or an "
+            f"undefined one) at this scale of the points; rescale {names}"
+        )
+    return K
 
 
 def squared_distances(X: np.ndarray, Z: np.ndarray) -> np.ndarray:
     """``D[i, j] = ||x_i - z_j||^2`` from the differences themselves (scipy's cdist), not
     the expansion ``|x|^2 + |z|^2 - 2 x.z``, whose cancellation leaves ``~1e-15`` instead
-    of 0 on duplicates (``6e-8`` after the Laplacian kernel's square root)."""
-    return cdist(X, Z, "sqeuclidean")
+    of 0 on duplicates (``6e-8`` after the Laplacian kernel's square root).
+
+    ``X`` (n, d) and ``Z`` (m, d) are finite real arrays; a ValueError names X when a
+    squared distance overflows float64.
+    """
+    X, Z = _as_2d(X, "X"), _as_2d(Z, "Z")
+    _same_width(X, Z)
+    return _finite_values(cdist(X, Z, "sqeuclidean"), "squared distances", "X and Z")
 
 
 class Kernel:
@@ -53,17 +77,19 @@ class Kernel:
 
     def __call__(self, X: np.ndarray, Z: np.ndarray | None = None) -> np.ndarray:
         X = _as_2d(X, "X")
+        names = "X" if Z is None else "X and Z"
         Z = X if Z is None else _as_2d(Z, "Z")
-        if X.shape[1] != Z.shape[1]:
-            raise ValueError(
-                f"X and Z must have the same number of features, got {X.shape[1]} and {Z.shape[1]}"
-            )
-        return self._gram(X, Z)
+        _same_width(X, Z)
+        with np.errstate(over="ignore", invalid="ignore"):  # refused below if not finite
+            K = self._gram(X, Z)
+        return _finite_values(K, f"{self!r} Gram matrix", names)
 
     def diag(self, X: np.ndarray) -> np.ndarray:
         """``kappa(x_i, x_i)`` for every row of ``X``."""
         X = _as_2d(X, "X")
-        return self._diag(X)
+        with np.errstate(over="ignore", invalid="ignore"):  # refused below if not finite
+            d = self._diag(X)
+        return _finite_values(d, f"{self!r} diagonal")
 
     def _gram(self, X: np.ndarray, Z: np.ndarray) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError
@@ -130,7 +156,11 @@ class GaussianKernel(Kernel):
         self.sigma = _positive(sigma, "sigma")
 
     def _gram(self, X, Z):
-        return np.exp(-squared_distances(X, Z) / (2.0 * self.sigma**2))
+        # distances in units of sigma: sigma**2 itself overflows (sigma = 1e300) or
+        # underflows to 0 (sigma = 1e-300, then 0/0 on the diagonal)
+        r = cdist(X, Z, "euclidean") / self.sigma
+        with np.errstate(over="ignore"):  # r^2 = inf is a kernel value of exactly 0
+            return np.exp(-0.5 * r * r)
 
     def _diag(self, X):
         return np.ones(X.shape[0])
@@ -226,7 +256,10 @@ class ScaledByFunctionKernel(Kernel):
         self.k1, self.g = _kernel(k1, "k1"), g
 
     def _values(self, X: np.ndarray) -> np.ndarray:
-        v = np.asarray(self.g(X), dtype=float).reshape(-1)
+        v = np.asarray(self.g(X))
+        if np.iscomplexobj(v):
+            raise ValueError("g must return real values, got complex ones")
+        v = v.astype(float).reshape(-1)
         if v.shape[0] != X.shape[0] or not np.all(np.isfinite(v)):
             raise ValueError("g must return one finite value per row")
         return v
@@ -256,17 +289,20 @@ def make_kernel(kernel: str | Kernel, params: dict | None = None) -> Kernel:
     """A :class:`Kernel` from a name (``"linear"``, ``"poly"``, ``"rbf"``/``"gaussian"``,
     ``"laplacian"``, ``"sigmoid"``) and its parameters, or a Kernel passed through."""
     if params is not None and not isinstance(params, dict):
-        raise InvalidArgumentError(f"kernel_params must be a dict or None, got {params!r}")
+        raise InvalidArgumentError(f"the kernel parameters (params, an estimator's "
+                                   f"kernel_params) must be a dict or None, got {params!r}")
     if isinstance(kernel, Kernel):
         if params:
-            raise ValueError("kernel_params must be empty when kernel is a Kernel instance")
+            raise ValueError("the kernel parameters (params, an estimator's kernel_params) must "
+                             "be empty when kernel is a Kernel instance")
         return kernel
     if not isinstance(kernel, str) or kernel not in _NAMED:
         raise ValueError(f"kernel must be a Kernel or one of {sorted(_NAMED)}, got {kernel!r}")
     try:
         return _NAMED[kernel](**(params or {}))
-    except TypeError as exc:
-        raise ValueError(f"kernel_params {params!r} do not fit kernel {kernel!r}: {exc}") from None
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"the kernel parameters {params!r} (params, an estimator's "
+                         f"kernel_params) do not fit kernel {kernel!r}: {exc}") from None
 
 
 def gram_matrix(kernel: str | Kernel, X: np.ndarray, Z: np.ndarray | None = None,

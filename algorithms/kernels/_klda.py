@@ -7,7 +7,11 @@ import scipy.linalg
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 
-from algorithms._validation import check_real, validate_classification
+from algorithms._validation import (
+    check_array_argument,
+    check_real,
+    validate_classification,
+)
 from algorithms.kernels._expansion import KernelExpansionMixin
 
 __all__ = ["KernelLDA", "klda_matrices"]
@@ -22,8 +26,28 @@ def klda_matrices(K: np.ndarray, labels01: np.ndarray) -> tuple[np.ndarray, np.n
     ``mu_hat[c] = K l_c / m_c`` (``l_c`` the indicator of class ``c``),
     ``M = (mu_hat_0 - mu_hat_1)(mu_hat_0 - mu_hat_1)^T`` and
     ``N = K K^T - sum_c m_c mu_hat_c mu_hat_c^T``.
+
+    ``K`` is a finite real (m, m) array and ``labels01`` holds m labels in {0, 1}, both
+    present (a ValueError names the argument otherwise).
     """
-    K = np.asarray(K, dtype=float)
+    K = check_array_argument(K, "K", ndim=2, real=True)
+    if K.shape[0] != K.shape[1]:
+        raise ValueError(f"K must be a square kernel matrix, got shape {K.shape}.")
+    labels = check_array_argument(labels01, "labels01", shape=(K.shape[0],), real=True)
+    if not np.all((labels == 0) | (labels == 1)) or np.unique(labels).size != 2:
+        raise ValueError("labels01 must hold the labels 0 and 1 (both present), one per row "
+                         "of K.")
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = _klda_matrices(K, labels)
+    if not all(np.all(np.isfinite(a)) for a in out):
+        raise ValueError("K is too large in magnitude: N = K K^T of (4.52) overflows "
+                         "float64; rescale K.")
+    return out
+
+
+def _klda_matrices(K: np.ndarray, labels01: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`klda_matrices` on checked input."""
     mus = []
     N = K @ K.T
     for c in (0, 1):
@@ -84,7 +108,17 @@ class KernelLDA(KernelExpansionMixin, ClassifierMixin, TransformerMixin, BaseEst
         kern = self._make_kernel()
         X, labels01 = validate_classification(self, X, y, max_classes=2, what=TWO_CLASSES)
         K = kern(X)
-        mu_hat, _, N = klda_matrices(K, labels01)
+        # N = K K^T squares the kernel values: work with K / s for a power of two s near
+        # max |K| (exact), so that N neither overflows (|K| ~ 1e300) nor underflows
+        # (|K| ~ 1e-300). alpha = N^{-1} diff scales as 1 / s, undone exactly below.
+        top = float(np.max(np.abs(K)))
+        if top == 0.0:
+            raise ValueError(
+                "KernelLDA: every kernel value of X is 0 (at this scale of X the kernel "
+                "underflows, or the points are all zero for a homogeneous kernel); rescale X."
+            )
+        s = 2.0 ** np.floor(np.log2(top))
+        mu_hat, _, N = _klda_matrices(K / s, labels01)
         diff = mu_hat[0] - mu_hat[1]
         m = X.shape[0]
         if reg > 0:
@@ -92,12 +126,14 @@ class KernelLDA(KernelExpansionMixin, ClassifierMixin, TransformerMixin, BaseEst
             alpha = scipy.linalg.solve(N + ridge * np.eye(m), diff, assume_a="sym")
         else:
             alpha = scipy.linalg.lstsq(N, diff, cond=None)[0]
+        mu_hat, alpha = mu_hat * s, alpha / s
         if not np.all(np.isfinite(alpha)):
             # e.g. every point the same: N = 0 and equal class means, J is 0/0
             raise ValueError(
                 "KernelLDA found no finite discriminant direction: the within-class "
-                "scatter N of (4.52) vanishes in the kernel's feature space (are the points "
-                "of X all alike?)."
+                "scatter N of (4.52) vanishes in the kernel's feature space (the points of X "
+                "are all alike to the kernel, e.g. a Gaussian kernel at a scale of X far "
+                "below sigma); rescale X or change the kernel."
             )
         self._store_expansion(kern, X, alpha)
         proj_means = mu_hat @ alpha  # alpha^T mu_hat_c = projected class means

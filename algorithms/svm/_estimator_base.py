@@ -19,18 +19,25 @@ from algorithms._validation import (
     validate_features,
 )
 from algorithms.kernels import Kernel, LinearKernel, make_kernel
-from algorithms.svm._smo_solver import ColumnCache, SMOResult, pair_step, solve_smo
+from algorithms.svm._smo_solver import (
+    WORKING_SET_RULES,
+    ColumnCache,
+    SMOResult,
+    _pair_step,
+    solve_smo,
+)
 
-WORKING_SETS = ("second_order", "max_violating")
+WORKING_SETS = WORKING_SET_RULES
 
 
 class SMOEstimatorMixin:
     """Mixed into SMOClassifier and SVR, which store the solver hyperparameters (``C``,
     ``kernel``, ``kernel_params``, ``tol``, ``max_iter``, ``working_set``, ``cache_size``,
-    ``polish``)."""
+    ``polish``, ``record_history``)."""
 
-    #: The two-variable update (a subclass may swap it, e.g. for teeth tests).
-    _pair_step = staticmethod(pair_step)
+    #: The two-variable update (a subclass may swap it, e.g. for teeth tests); the
+    #: solver's own unchecked one (its arguments come from the solver itself).
+    _pair_step = staticmethod(_pair_step)
 
     def _check_solver_hyperparameters(self) -> tuple[float, Kernel]:
         """Validate what the SMO solver takes; returns ``(C, kernel)``.
@@ -42,6 +49,7 @@ class SMOEstimatorMixin:
         check_int(self.max_iter, "max_iter", low=1)
         check_real(self.cache_size, "cache_size", low=0.0, low_open=True)
         check_bool(self.polish, "polish")
+        check_bool(self.record_history, "record_history")
         check_choice(self.working_set, "working_set", WORKING_SETS)
         return C, make_kernel(self.kernel, self.kernel_params)
 
@@ -54,7 +62,8 @@ class SMOEstimatorMixin:
 
         Stores ``kernel_``, ``intercept_``, ``objective_history_`` (the maximised dual),
         ``polish_steps_``, ``n_iter_``, ``converged_``, ``kkt_violation_`` and
-        ``cache_hits_``.
+        ``cache_hits_``; with ``record_history`` also ``beta_history_`` (one row per entry
+        of ``objective_history_``, the iterates the loop produced) and ``pairs_``.
         """
         m = X.shape[0]
         copies = z.shape[0] // m
@@ -78,6 +87,7 @@ class SMOEstimatorMixin:
             working_set=self.working_set,
             step=self._pair_step,
             polish=bool(self.polish),
+            record_history=bool(self.record_history),
         )
         self.kernel_ = kernel
         self.intercept_ = np.array([res.bias])
@@ -87,6 +97,9 @@ class SMOEstimatorMixin:
         self.converged_ = res.converged
         self.kkt_violation_ = res.violation
         self.cache_hits_ = (cache.hits, cache.misses)
+        if self.record_history:
+            self.beta_history_ = np.array(res.iterates).reshape(len(res.iterates), z.shape[0])
+            self.pairs_ = np.array(res.pairs, dtype=int).reshape(len(res.pairs), 2)
         return res
 
     def _store_support(self, X: np.ndarray, coef: np.ndarray, support: np.ndarray) -> None:

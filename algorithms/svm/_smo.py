@@ -6,7 +6,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from algorithms._validation import validate_classification
+from algorithms._validation import check_array_argument, validate_classification
 from algorithms.svm._estimator_base import SMOEstimatorMixin
 
 __all__ = ["SMOClassifier", "dual_objective"]
@@ -18,11 +18,40 @@ BINARY = (
 )
 
 
+def check_dual_arguments(vectors: dict[str, object], K: object) -> tuple[list[np.ndarray],
+                                                                          np.ndarray]:
+    """Finite real vectors of one length ``n`` and a finite real ``K`` of shape (n, n)."""
+    arrays = [check_array_argument(v, name, ndim=1, real=True) for name, v in vectors.items()]
+    n = arrays[0].shape[0]
+    for name, arr in zip(vectors, arrays, strict=True):
+        if arr.shape[0] != n:
+            raise ValueError(f"{name} must have {n} entries like {next(iter(vectors))}, "
+                             f"got {arr.shape[0]}.")
+    return arrays, check_array_argument(K, "K", shape=(n, n), real=True)
+
+
+def finite_objective(value: float, what: str, names: str = "alpha and K") -> float:
+    """``value`` if finite; else a ValueError naming the arguments (multipliers or kernel
+    values so large that the quadratic term overflows float64)."""
+    if not np.isfinite(value):
+        raise ValueError(f"the {what} overflows float64 at this scale of {names}; "
+                         f"rescale {names}.")
+    return float(value)
+
+
 def dual_objective(alpha: np.ndarray, y: np.ndarray, K: np.ndarray) -> float:
     """The dual objective of (4.9)/(4.19)/(4.31):
-    ``sum(alpha) - 1/2 sum_ij alpha_i alpha_j y_i y_j K_ij`` (to be maximised)."""
-    ay = np.asarray(alpha) * np.asarray(y)
-    return float(np.sum(alpha) - 0.5 * ay @ K @ ay)
+    ``sum(alpha) - 1/2 sum_ij alpha_i alpha_j y_i y_j K_ij`` (to be maximised).
+
+    ``alpha`` and labels ``y`` in {-1, +1} have ``n`` entries, ``K`` is (n, n); all finite
+    and real (ValueError naming the argument otherwise, or when the value overflows).
+    """
+    (alpha, y), K = check_dual_arguments({"alpha": alpha, "y": y}, K)
+    if not np.all(np.abs(y) == 1):
+        raise ValueError("y must hold the labels -1 and +1 of (4.9).")
+    ay = alpha * y
+    with np.errstate(over="ignore", invalid="ignore"):
+        return finite_objective(np.sum(alpha) - 0.5 * ay @ K @ ay, "dual objective (4.9)")
 
 
 class SMOClassifier(SMOEstimatorMixin, ClassifierMixin, BaseEstimator):
@@ -65,6 +94,10 @@ class SMOClassifier(SMOEstimatorMixin, ClassifierMixin, BaseEstimator):
         the free multipliers, which can need millions of updates when free support
         vectors are nearly affinely dependent in feature space; ``False`` gives the
         plain SMO of the note (pair updates only).
+    record_history : bool, default=False
+        Keep a copy of every iterate and the pair chosen at each step
+        (``beta_history_``, ``pairs_``), so that claims can recompute the objective from
+        what the loop produced (costs n floats per step).
 
     Attributes
     ----------
@@ -95,6 +128,12 @@ class SMOClassifier(SMOEstimatorMixin, ClassifierMixin, BaseEstimator):
         The final maximal violation.
     cache_hits_ : tuple of int
         ``(hits, misses)`` of the kernel column cache.
+    beta_history_ : ndarray of shape (len(objective_history_), n_samples)
+        With ``record_history``: the multipliers after each entry of
+        ``objective_history_``, as the solver's loop produced them.
+    pairs_ : ndarray of int, shape (len(objective_history_), 2)
+        With ``record_history``: the pair ``(i, j)`` updated at each entry
+        (``(-1, -1)`` for a face Newton step).
 
     Notes
     -----
@@ -118,6 +157,7 @@ class SMOClassifier(SMOEstimatorMixin, ClassifierMixin, BaseEstimator):
         working_set: str = "second_order",
         cache_size: float = 200.0,
         polish: bool = True,
+        record_history: bool = False,
     ) -> None:
         self.C = C
         self.kernel = kernel
@@ -127,6 +167,7 @@ class SMOClassifier(SMOEstimatorMixin, ClassifierMixin, BaseEstimator):
         self.working_set = working_set
         self.cache_size = cache_size
         self.polish = polish
+        self.record_history = record_history
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

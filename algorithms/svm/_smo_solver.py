@@ -35,6 +35,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from algorithms._validation import (
+    InvalidArgumentError,
+    check_array_argument,
+    check_bool,
+    check_choice,
+    check_int,
+    check_real,
+)
+
 __all__ = ["ColumnCache", "SMOResult", "face_newton_step", "pair_step", "solve_smo"]
 
 #: Curvature used when ``a <= 0`` (non-PSD kernels, duplicated points), as in libsvm.
@@ -52,6 +61,15 @@ FLAT_EIGENVALUE = 1e-10
 #: Pair updates without a change of the free set before the first face Newton step.
 POLISH_PATIENCE = 10
 
+#: The pair-selection rules of :func:`solve_smo`.
+WORKING_SET_RULES = ("second_order", "max_violating")
+
+
+def _callable(value: object, name: str) -> Callable:
+    if not callable(value):
+        raise InvalidArgumentError(f"{name} must be callable, got {value!r}")
+    return value
+
 
 class ColumnCache:
     """Columns of a Gram matrix computed on demand and kept in an LRU cache.
@@ -67,9 +85,11 @@ class ColumnCache:
         n: int,
         cache_size_mb: float,
     ) -> None:
-        self._compute = compute_columns
-        self.n = n
-        budget = int(cache_size_mb * 1024 * 1024 / 8)
+        self._compute = _callable(compute_columns, "compute_columns")
+        self.n = n = check_int(n, "n", low=0)
+        cache_size_mb = check_real(cache_size_mb, "cache_size_mb", low=0.0, low_open=True)
+        # a budget beyond the n x n matrix buys nothing (and 1e300 MiB is no int to keep)
+        budget = int(min(cache_size_mb * 1024 * 1024 / 8, float(n * n)))
         self.full: np.ndarray | None = None
         if n * n <= budget:
             self.full = compute_columns(np.arange(n))
@@ -79,6 +99,9 @@ class ColumnCache:
         self.misses = 0
 
     def column(self, t: int) -> np.ndarray:
+        """Column ``t`` (``0 <= t < n``) of the Gram matrix."""
+        if not 0 <= t < self.n:
+            raise ValueError(f"t must be a column index in [0, {self.n}), got {t!r}.")
         if self.full is not None:
             return self.full[:, t]
         col = self._cache.get(t)
@@ -95,6 +118,41 @@ class ColumnCache:
 
 
 def pair_step(
+    beta_i: float,
+    beta_j: float,
+    z_i: float,
+    z_j: float,
+    violation: float,
+    curvature: float,
+    upper_i: float,
+    upper_j: float,
+) -> tuple[float, float, float]:
+    """The analytic two-variable SMO update with clipping (see :func:`_pair_step`).
+
+    Checked arguments: signs ``z_i, z_j`` in {-1, +1}, box bounds ``upper > 0`` (``inf``
+    allowed), ``0 <= beta <= upper``, finite ``violation`` and ``curvature``; a step that
+    comes out infinite (an unbounded pair) is refused with a ValueError.
+    """
+    uppers = [check_real(u, name, low=0.0, low_open=True, allow_inf=True)
+              for u, name in ((upper_i, "upper_i"), (upper_j, "upper_j"))]
+    betas = [check_real(b, name, low=0.0, high=u)
+             for b, name, u in ((beta_i, "beta_i", uppers[0]), (beta_j, "beta_j", uppers[1]))]
+    signs = []
+    for zv, name in ((z_i, "z_i"), (z_j, "z_j")):
+        if check_real(zv, name) not in (-1.0, 1.0):
+            raise ValueError(f"{name} must be -1 or +1, got {zv!r}.")
+        signs.append(float(zv))
+    b = check_real(violation, "violation")
+    a = check_real(curvature, "curvature")
+    with np.errstate(over="ignore"):
+        out = _pair_step(betas[0], betas[1], signs[0], signs[1], b, a, uppers[0], uppers[1])
+    if not np.all(np.isfinite(out)):
+        raise ValueError("the step is unbounded: violation / curvature is infinite and "
+                         "neither upper_i nor upper_j clips it.")
+    return out
+
+
+def _pair_step(
     beta_i: float,
     beta_j: float,
     z_i: float,
@@ -212,6 +270,12 @@ class SMOResult:
     objective_history: list[float] = field(default_factory=list)
     #: Indices into ``objective_history`` of the face Newton steps (``polish=True``).
     polish_steps: list[int] = field(default_factory=list)
+    #: With ``record_history``: the iterates ``beta`` the loop produced, one per entry of
+    #: ``objective_history`` (a copy after each pair update or face Newton step).
+    iterates: list[np.ndarray] = field(default_factory=list)
+    #: With ``record_history``: the pair ``(i, j)`` of each entry of
+    #: ``objective_history``; ``(-1, -1)`` for a face Newton step.
+    pairs: list[tuple[int, int]] = field(default_factory=list)
 
 
 def _bias(beta: np.ndarray, v: np.ndarray, upper: np.ndarray, up: np.ndarray,
@@ -238,8 +302,9 @@ def solve_smo(
     tol: float,
     max_iter: int,
     working_set: str,
-    step: Callable[..., tuple[float, float, float]] = pair_step,
+    step: Callable[..., tuple[float, float, float]] | None = None,
     polish: bool = False,
+    record_history: bool = False,
 ) -> SMOResult:
     """Run SMO from ``beta = 0``; see the module docstring for the problem.
 
@@ -258,12 +323,34 @@ def solve_smo(
     constraint, so the result is still a valid SMO iterate; it makes the solver finish on
     faces where the pair updates' linear rate is hopeless (see the module docstring).
     ``n_iter`` counts pair updates only; ``polish_steps`` lists where in
-    ``objective_history`` the Newton steps were recorded.
+    ``objective_history`` the Newton steps were recorded. ``record_history`` also keeps a
+    copy of every iterate and the pair chosen at each step (``iterates``, ``pairs``).
+
+    Checked arguments: ``column`` (and ``step``) callable; ``diag``, ``z``, ``p`` and
+    ``upper`` finite real vectors of one length ``n`` (``upper`` may be ``inf``), with
+    ``z`` in {-1, +1} and ``upper > 0``; ``tol > 0``; ``max_iter >= 1``.
     """
+    column = _callable(column, "column")
+    step = _pair_step if step is None else _callable(step, "step")
+    z = check_array_argument(z, "z", ndim=1, real=True)
     n = z.shape[0]
+    diag, p = (check_array_argument(v, name, shape=(n,), real=True)
+               for v, name in ((diag, "diag"), (p, "p")))
+    upper = check_array_argument(upper, "upper", shape=(n,), real=True, finite=False)
+    if not np.all(np.abs(z) == 1):
+        raise ValueError("z must hold the signs -1 and +1.")
+    if np.any(np.isnan(upper)) or not np.all(upper > 0):
+        raise ValueError("upper must hold box bounds > 0 (inf allowed).")
+    tol = check_real(tol, "tol", low=0.0, low_open=True)
+    max_iter = check_int(max_iter, "max_iter", low=1)
+    check_choice(working_set, "working_set", WORKING_SET_RULES)
+    polish, record_history = check_bool(polish, "polish"), check_bool(record_history,
+                                                                      "record_history")
     beta = np.zeros(n)
     G = p.astype(float).copy()
     history: list[float] = []
+    iterates: list[np.ndarray] = []
+    pairs: list[tuple[int, int]] = []
     polish_steps: list[int] = []
     stable, patience, floor = 0, POLISH_PATIENCE, POLISH_PATIENCE
     pos = z > 0
@@ -316,6 +403,9 @@ def solve_smo(
         # grad f = Q beta + p with Q[:, s] = z z_s Kt[:, s]
         G += z * (z[i] * d_i * Ki + z[j] * d_j * Kj)
         history.append(float(0.5 * beta @ (G + p)))
+        if record_history:
+            iterates.append(beta.copy())
+            pairs.append((i, j))
         if not polish:
             continue
         if was_free != [0 < bi < upper[i], 0 < bj < upper[j]]:
@@ -341,6 +431,9 @@ def solve_smo(
         G += z * (Kt_free @ (z[free] * delta))
         history.append(float(0.5 * beta @ (G + p)))
         polish_steps.append(len(history) - 1)
+        if record_history:
+            iterates.append(beta.copy())
+            pairs.append((-1, -1))
         if np.any((new <= 0) | (new >= upper[free])):  # a blocking variable left the face
             patience = floor
     else:
@@ -362,4 +455,6 @@ def solve_smo(
         violation=float(violation),
         objective_history=history,
         polish_steps=polish_steps,
+        iterates=iterates,
+        pairs=pairs,
     )

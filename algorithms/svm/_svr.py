@@ -7,7 +7,9 @@ from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, RegressorMixin
 
 from algorithms._validation import check_real, validate_regression
+from algorithms.kernels._expansion import ScaleFreeR2Mixin
 from algorithms.svm._estimator_base import SMOEstimatorMixin
+from algorithms.svm._smo import check_dual_arguments, finite_objective
 
 __all__ = ["SVR", "svr_dual_objective"]
 
@@ -16,12 +18,22 @@ def svr_dual_objective(
     alpha: np.ndarray, alpha_hat: np.ndarray, y: np.ndarray, K: np.ndarray, epsilon: float
 ) -> float:
     """The SVR dual objective, correctly stated (cf. 003 §4.5 (4.39)):
-    ``sum_i y_i (ah_i - a_i) - eps (ah_i + a_i) - 1/2 sum_ij (ah_i - a_i)(ah_j - a_j) K_ij``."""
-    d = np.asarray(alpha_hat) - np.asarray(alpha)
-    return float(y @ d - epsilon * np.sum(alpha_hat + alpha) - 0.5 * d @ K @ d)
+    ``sum_i y_i (ah_i - a_i) - eps (ah_i + a_i) - 1/2 sum_ij (ah_i - a_i)(ah_j - a_j) K_ij``.
+
+    ``alpha``, ``alpha_hat`` and targets ``y`` have ``n`` entries, ``K`` is (n, n), all
+    finite and real; ``epsilon >= 0`` (ValueError naming the argument otherwise, or when
+    the value overflows).
+    """
+    (alpha, alpha_hat, y), K = check_dual_arguments(
+        {"alpha": alpha, "alpha_hat": alpha_hat, "y": y}, K)
+    epsilon = check_real(epsilon, "epsilon", low=0.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        d = alpha_hat - alpha
+        value = y @ d - epsilon * np.sum(alpha_hat + alpha) - 0.5 * d @ K @ d
+    return finite_objective(value, "SVR dual objective", "alpha, alpha_hat, y and K")
 
 
-class SVR(SMOEstimatorMixin, RegressorMixin, BaseEstimator):
+class SVR(SMOEstimatorMixin, ScaleFreeR2Mixin, RegressorMixin, BaseEstimator):
     """epsilon-insensitive support vector regression trained by SMO.
 
     Solves the dual of (4.36),
@@ -38,8 +50,9 @@ class SVR(SMOEstimatorMixin, RegressorMixin, BaseEstimator):
     C : float, default=1.0
     epsilon : float, default=0.1
         Half-width of the insensitive tube (4.35), ``>= 0``.
-    kernel, kernel_params, tol, max_iter, working_set, cache_size, polish :
-        As in :class:`SMOClassifier`.
+    kernel, kernel_params, tol, max_iter, working_set, cache_size, polish, record_history :
+        As in :class:`SMOClassifier`; the recorded iterates ``beta_history_`` have
+        ``2 n_samples`` columns, ``(ah, a)``.
 
     Attributes
     ----------
@@ -75,6 +88,7 @@ class SVR(SMOEstimatorMixin, RegressorMixin, BaseEstimator):
         working_set: str = "second_order",
         cache_size: float = 200.0,
         polish: bool = True,
+        record_history: bool = False,
     ) -> None:
         self.C = C
         self.epsilon = epsilon
@@ -85,6 +99,7 @@ class SVR(SMOEstimatorMixin, RegressorMixin, BaseEstimator):
         self.working_set = working_set
         self.cache_size = cache_size
         self.polish = polish
+        self.record_history = record_history
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> SVR:
         """Fit on ``X`` (m, d) and real targets ``y`` (m,)."""

@@ -9,7 +9,7 @@ import numpy as np
 import sympy as sp
 
 from algorithms.svm import dual_objective, svr_dual_objective
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, assert_close
 from mltheory.symbolic import Derivation
 
@@ -134,6 +134,7 @@ def _svr_derivation(printed: bool) -> Derivation:
     method=Method.SYMBOLIC,
     tags=("svr", "symbolic", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.TERM,
     corrected_by="svr.dual_derivation_4_39",
     explanation="The substitution yields 1/2 sum_ij (ah_i - a_i)(ah_j - a_j) x_i^T x_j "
     "(= 1/2 ||w||^2); the printed factor ah_i drops '- a_i'. The failing step is the last "

@@ -19,7 +19,7 @@ from algorithms.kernels import (
     SumKernel,
 )
 from algorithms.svm import SMOClassifier
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import LINEAR_ALGEBRA, Tolerance, assert_close
 from properties.svm.strategies import svm_nonseparable_datasets
 from properties.svm.support import DUAL_SOLVER, SMO_TOL, fit_quietly
@@ -76,6 +76,7 @@ def table_6_1_kernels():
     method=Method.PROPERTY,
     tags=("kernels", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.OVERCLAIM,
     corrected_by="kernels.table_6_1_psd_without_sigmoid",
     explanation="The sigmoid 'kernel' is not positive semi-definite: at x = 0 it gives "
     "kappa(0, 0) = tanh(theta) < 0 for every theta < 0, a negative 1x1 Gram matrix (and "
@@ -180,6 +181,7 @@ def two_kernels():
     method=Method.PROPERTY,
     tags=("kernels", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="kernels.closure_sum_4_21",
     explanation="(4.21) prints an equation 'gamma1 kappa1 = gamma2 kappa2' instead of the "
     "combination gamma1 kappa1 + gamma2 kappa2; the printed identity fails for any two "

@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from algorithms.svm import SMOClassifier, dual_objective
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import LINEAR_ALGEBRA, Tolerance, assert_close, assert_leq, relative_error
-from mltheory.strategies import separable_datasets
+from mltheory.strategies import SeparableData, separable_datasets
 from properties.svm.strategies import svm_nonseparable_datasets, svm_separable_datasets
 from properties.svm.support import (
     DUAL_SOLVER,
@@ -36,6 +36,17 @@ NONSEPARABLE = svm_nonseparable_datasets(max_samples=14)
 #: Box bounds drawn over four orders of magnitude (C -> 0 makes every alpha hit the box).
 C_VALUES = st.sampled_from([1e-2, 0.1, 1.0, 10.0, 100.0])
 WORKING_SETS = st.sampled_from(["second_order", "max_violating"])
+
+
+#: A near-tight case of svm.max_margin_is_largest: opposite-class points mirrored through
+#: the drawn separator (plus points farther out), so the drawn hyperplane is the maximum
+#: margin one and the bound holds with equality.
+MIRRORED = SeparableData(
+    X=np.array([[0.3, 0.0], [-0.3, 0.0], [0.9, -0.4], [-0.7, 0.5]]),
+    y=np.array([1, -1, 1, -1]),
+    separator=np.array([1.0, 0.0, 0.0]),
+    margin=0.3,
+)
 
 
 def hard_smo(X, y, working_set="second_order", cls=SMOClassifier) -> SMOClassifier:
@@ -111,15 +122,22 @@ def margin_4_4(data):
     "the geometric margin 2/||w|| of the solution is at least that of any "
     "separating hyperplane, in particular of the separator the data were drawn with.",
     method=Method.PROPERTY,
-    tags=("svm", "geometry"),
+    tags=("svm", "geometry", "bound"),
 )
 @given(data=SEPARABLE)
+@example(data=MIRRORED)
 def max_margin_is_largest(data):
+    check_max_margin(data)
+
+
+def check_max_margin(data, factor: float = 1.0) -> None:
+    """The drawn separator's margin is at most ``factor`` times the SVM's (``factor = 1``
+    is the claim; a smaller one tightens the bound, for teeth)."""
     model = hard_smo(data.X, data.y)
     w = model.coef_[0]
     w0, b0 = data.separator[:-1], data.separator[-1]
     m0 = np.min(data.y * (data.X @ w0 + b0)) / np.linalg.norm(w0)  # geometric half-margin
-    assert_leq(2 * m0, 2.0 / np.linalg.norm(w), label="drawn margin / SVM margin",
+    assert_leq(2 * m0, factor * 2.0 / np.linalg.norm(w), label="drawn margin / SVM margin",
                tol=DUAL_SOLVER)
 
 
@@ -132,8 +150,12 @@ def check_hard_margin_reference(data, working_set: str = "second_order",
     model = hard_smo(X, y, working_set, cls)
     w_ref, b_ref, p_star = hard_margin_primal(X, y)
     alpha_ref, d_star = svc_dual(X @ X.T, y, np.inf)
-    check_strong_duality(dual_objective(model.alpha_, y, X @ X.T), p_star, d_star,
-                         context="strong duality (4.6) = (4.9): ")
+    d_smo = dual_objective(model.alpha_, y, X @ X.T)
+    check_strong_duality(d_smo, p_star, d_star, context="strong duality (4.6) = (4.9): ")
+    # weak duality W(alpha) <= 1/2 ||w||^2 for feasible (w, b): the cvxpy primal point
+    # (feasible up to its tolerance) against SMO's dual value; attained at the optimum
+    assert_leq(d_smo, 0.5 * float(w_ref @ w_ref), label="W(alpha_smo) / P(w_ref)",
+               tol=DUAL_SOLVER)
     # (4.8): w = sum alpha_i y_i x_i, and (4.14)'s b, against the primal solution
     # Components of w are compared relative to ||w|| (the reference is accurate to about
     # rtol ||w|| in norm: a component that is 0 at the optimum may come back as 1e-5 ||w||),
@@ -153,9 +175,10 @@ def check_hard_margin_reference(data, working_set: str = "second_order",
     source="003 §4.1 (4.6); 003 §4.2 (4.8)-(4.10)",
     statement="On linearly separable data the primal (4.6), the dual (4.9) and the SMO "
     "solution agree: equal optimal values (strong duality), w = sum_i alpha_i y_i x_i "
-    "equals the primal w, and the decision functions (4.10) coincide.",
+    "equals the primal w, and the decision functions (4.10) coincide; weak duality "
+    "W(alpha) <= 1/2 ||w||^2 is attained.",
     method=Method.REFERENCE,
-    tags=("svm", "reference", "cvxpy", "slow"),
+    tags=("svm", "reference", "cvxpy", "slow", "bound"),
 )
 @given(data=SEPARABLE, working_set=WORKING_SETS)
 def hard_margin_primal_dual_smo_agree(data, working_set):
@@ -167,9 +190,10 @@ def hard_margin_primal_dual_smo_agree(data, working_set):
     source="003 §4.2 (4.11)",
     statement="At the hard-margin dual solution alpha_i >= 0, y_i f(x_i) - 1 >= 0 and "
     "alpha_i (y_i f(x_i) - 1) = 0 for every i (the note's first line 'alpha_i <- 0' read "
-    "as alpha_i >= 0); hence only support vectors (on the margin) carry alpha_i > 0.",
+    "as alpha_i >= 0); hence only support vectors (on the margin) carry alpha_i > 0. "
+    "The bound 1 <= y_i f(x_i) is attained at every support vector.",
     method=Method.PROPERTY,
-    tags=("svm", "kkt"),
+    tags=("svm", "kkt", "bound"),
 )
 @given(data=SEPARABLE)
 def kkt_4_11(data):
@@ -179,11 +203,85 @@ def kkt_4_11(data):
     evidence.worst("min alpha (should be >= 0)", -alpha.min())
     assert np.all(alpha >= 0)
     assert_leq(-r.min(), 0.0, label="primal feasibility violation", tol=KKT)
+    assert_leq(1.0, float(np.min(r + 1.0)), label="1 / min_i y_i f(x_i)", tol=KKT)
     # complementary slackness in units of the margin: alpha_i > 0 => y_i f(x_i) = 1
     sv = alpha > 0
     evidence.worst("max |y f - 1| over support vectors", np.abs(r[sv]).max())
     assert_close(r[sv], np.zeros(sv.sum()), KKT, label="support-vector margin residual",
                  context="alpha_i (y_i f(x_i) - 1) = 0: ")
+
+
+@claim(
+    id="svm.kkt_4_11_as_written",
+    source="003 §4.2 (4.11)",
+    statement="The first KKT condition of (4.11) as printed, 'alpha_i <- 0', holds at the "
+    "hard-margin solution: every multiplier alpha_i is (set to) 0.",
+    method=Method.PROPERTY,
+    tags=("svm", "kkt", "erratum"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
+    corrected_by="svm.kkt_4_11",
+    explanation="The printed arrow is a typo for '>=': with every alpha_i = 0, (4.8) gives "
+    "w = 0 and no b satisfies y_i (w^T x_i + b) >= 1 for both classes. For x = +1 and "
+    "x = -1 (labels +1, -1) the solution is alpha_1 = alpha_2 = 2 / ||x_1 - x_2||^2 = 1/2.",
+)
+@given(data=SEPARABLE)
+@example(data=SeparableData(X=np.array([[1.0], [-1.0]]), y=np.array([1, -1]),
+                            separator=np.array([1.0, 0.0]), margin=1.0))
+def kkt_4_11_as_written(data):
+    alpha = hard_smo(data.X, data.y).alpha_
+    assert np.all(alpha == 0), f"alpha = {alpha} is not 0 (max alpha_i = {alpha.max():.4g})"
+
+
+def check_canonical_form(data, rescale: bool) -> None:
+    """(4.3) for the drawn separator (w0, b0), unit length (``rescale=False``) or divided by
+    its smallest functional margin (``rescale=True``)."""
+    w0, b0 = data.separator[:-1], data.separator[-1]
+    f = data.X @ w0 + b0
+    assert np.all(data.y * f > 0), "the drawn separator classifies the sample correctly"
+    s = float(np.min(data.y * f)) if rescale else 1.0
+    w, b = w0 / s, b0 / s
+    yf = data.y * (data.X @ w + b)
+    evidence.worst("1 - min_i y_i (w^T x_i + b)", 1.0 - float(yf.min()))
+    assert_leq(1.0, float(yf.min()), label="1 / min_i y_i f(x_i)", tol=LINEAR_ALGEBRA)
+    if rescale:  # the same hyperplane: distances (4.2) unchanged
+        assert_close(np.abs(data.X @ w + b) / np.linalg.norm(w), np.abs(f) / np.linalg.norm(w0),
+                     LINEAR_ALGEBRA, label="distances (4.2) before vs after rescaling")
+
+
+@claim(
+    id="svm.correct_classification_4_3_as_written",
+    source="003 §4.1 (4.3)",
+    statement="A hyperplane (w, b) that classifies every training sample correctly satisfies "
+    "(4.3): w^T x_i + b >= +1 where y_i = +1 and w^T x_i + b <= -1 where y_i = -1.",
+    method=Method.PROPERTY,
+    tags=("svm", "geometry", "erratum"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.SHORTHAND,
+    corrected_by="svm.canonical_rescaling_4_3",
+    explanation="Correct classification only gives y_i (w^T x_i + b) > 0; (4.3) is the "
+    "canonical scaling, reached by dividing (w, b) by min_i y_i (w^T x_i + b). E.g. the unit "
+    "normal w = 1, b = 0 classifies x = +-0.5 correctly with w^T x + b = 0.5 < 1.",
+)
+@given(data=SEPARABLE)
+@example(data=SeparableData(X=np.array([[0.5], [-0.5]]), y=np.array([1, -1]),
+                            separator=np.array([1.0, 0.0]), margin=0.5))
+def correct_classification_4_3_as_written(data):
+    check_canonical_form(data, rescale=False)
+
+
+@claim(
+    id="svm.canonical_rescaling_4_3",
+    source="003 §4.1 (4.3)",
+    statement="Any hyperplane that classifies the sample correctly, divided by its smallest "
+    "functional margin min_i y_i (w^T x_i + b), satisfies (4.3) with equality at the closest "
+    "points and is the same hyperplane (every distance (4.2) unchanged).",
+    method=Method.PROPERTY,
+    tags=("svm", "geometry", "bound"),
+)
+@given(data=SEPARABLE)
+def canonical_rescaling_4_3(data):
+    check_canonical_form(data, rescale=True)
 
 
 @claim(
@@ -259,6 +357,9 @@ def check_soft_margin_reference(data, C, working_set="second_order", cls=SMOClas
     p_smo = soft_primal_objective(w_smo, b_smo, X, y, C)
     assert_close(p_smo, p_star, DUAL_SOLVER, label="primal objective at SMO (w, b)",
                  context="SMO's (w, b) in (4.27): ")
+    # weak duality W(alpha) <= P(w, b) for any feasible alpha and any (w, b) (the hinge form
+    # is feasible everywhere): SMO's own pair, attained at the optimum (zero duality gap)
+    assert_leq(smo_value, p_smo, label="W(alpha_smo) / P(w_smo, b_smo)", tol=DUAL_SOLVER)
     # (4.30) w = sum alpha_i y_i x_i equals the primal w, within the certified distance.
     w_bound = certified_distance(p_smo, soft_primal_objective(w_ref, b_ref, X, y, C), smo_value,
                                  scale)
@@ -281,9 +382,10 @@ def check_soft_margin_reference(data, C, working_set="second_order", cls=SMOClas
     source="003 §4.4 (4.27)-(4.31)",
     statement="On non-separable data the soft-margin primal (4.28), its dual (4.31) and "
     "the SMO solution agree: equal optimal values, w = sum_i alpha_i y_i x_i, and the "
-    "SMO's (w, b) is optimal in the hinge form (4.27).",
+    "SMO's (w, b) is optimal in the hinge form (4.27); weak duality W(alpha) <= P(w, b) "
+    "holds with equality there.",
     method=Method.REFERENCE,
-    tags=("svm", "reference", "cvxpy", "slow"),
+    tags=("svm", "reference", "cvxpy", "slow", "bound"),
 )
 @given(data=NONSEPARABLE, C=C_VALUES, working_set=WORKING_SETS)
 def soft_margin_primal_dual_smo_agree(data, C, working_set):
@@ -367,25 +469,6 @@ def check_soft_bias(data, C, bias_rule) -> None:
                    (p_b - p_star) / max(1.0, abs(p_star)))
     assert_close(p_b, p_star, DUAL_SOLVER, label="primal objective at (w, b)",
                  context="the bias must make (w, b) optimal for (4.27): ")
-
-
-@claim(
-    id="svm.soft_bias_as_hard_4_14",
-    source="003 §4.4 (after (4.31)); 003 §4.2 (4.14)",
-    statement="The soft margin differs from the hard margin only in the box 0 <= alpha <= C, "
-    "so the bias is still (4.14), averaged over all support vectors S = {alpha_i > 0}.",
-    method=Method.REFERENCE,
-    tags=("svm", "reference", "cvxpy", "erratum", "slow"),
-    expect=Expect.REFUTED,
-    corrected_by="svm.soft_bias_free_support_vectors",
-    explanation="For a bounded support vector (alpha_s = C) (4.13) fails: y_s f(x_s) = "
-    "1 - xi_s, so its term in (4.14) equals b + y_s xi_s, and averaging over all of S "
-    "shifts b by mean(y_s xi_s). Only free support vectors (0 < alpha_s < C) satisfy "
-    "(4.13) in the soft-margin case.",
-)
-@given(data=NONSEPARABLE, C=C_VALUES)
-def soft_bias_as_hard_4_14(data, C):
-    check_soft_bias(data, C, lambda a, y, K, C: as_written_bias_soft(a, y, K))
 
 
 @claim(

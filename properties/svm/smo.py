@@ -12,8 +12,9 @@ from sklearn.exceptions import ConvergenceWarning
 
 from algorithms.svm import SMOClassifier, dual_objective, pair_step
 from algorithms.svm._smo_solver import TAU
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, Tolerance, assert_close, assert_leq
+from mltheory.strategies import SeparableData
 from properties.svm.strategies import svm_nonseparable_datasets, svm_separable_datasets
 from properties.svm.support import DUAL_SOLVER, SMO_TOL, svc_dual
 
@@ -51,14 +52,16 @@ def recording(records: list, step=pair_step) -> type[SMOClassifier]:
     return Recording
 
 
-def run_recorded(data, C, step=pair_step, max_iter=20_000):
-    """Plain SMO (``polish=False``): these claims are about the note's pair updates, so
-    the history must hold exactly one entry per recorded pair update."""
+def run_recorded(data, C, step=pair_step, max_iter=20_000, polish=False):
+    """SMO with its pair updates recorded (before/after values) and the solver's own
+    iterate history (``record_history``). Plain SMO (``polish=False``) by default: these
+    claims are about the note's pair updates, so the history holds exactly one entry per
+    recorded pair update."""
     records: list = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        model = recording(records, step)(C=C, tol=SMO_TOL, max_iter=max_iter,
-                                         polish=False).fit(data.X, data.y)
+        model = recording(records, step)(C=C, tol=SMO_TOL, max_iter=max_iter, polish=polish,
+                                         record_history=True).fit(data.X, data.y)
     return model, records
 
 
@@ -70,6 +73,7 @@ def run_recorded(data, C, step=pair_step, max_iter=20_000):
     method=Method.PROPERTY,
     tags=("smo", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="smo.pair_constraint_sum_preserved",
     explanation="(4.12) prints 'alpha_i y_i = alpha_j y_j = c'; the equality constraint "
     "sum alpha_k y_k = 0 only fixes the sum alpha_i y_i + alpha_j y_j = c. Already the "
@@ -167,17 +171,29 @@ def check_two_variable_update(data, C, alpha_fraction, pair, step=pair_step) -> 
 @claim(
     id="smo.univariate_only_nonnegativity_as_written",
     source="003 §4.2 (after (4.12))",
-    statement="Eliminating alpha_j with (4.12) leaves a one-variable QP in alpha_i whose "
-    "only constraint is alpha_i >= 0; solving it gives the pair update.",
+    statement="For the hard-margin dual (4.9), eliminating alpha_j with (4.12) leaves a "
+    "one-variable QP in alpha_i whose only constraint is alpha_i >= 0; solving it gives the "
+    "pair update.",
     method=Method.REFERENCE,
     tags=("smo", "erratum", "cvxpy"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.TERM,
     corrected_by="smo.two_variable_update_exact",
     explanation="After eliminating alpha_j = y_j (c - alpha_i y_i), the constraint "
-    "alpha_j >= 0 (and, for the soft margin, alpha_i, alpha_j <= C) becomes an interval "
-    "[L, H] for alpha_i; keeping only alpha_i >= 0 lets alpha_j go negative.",
+    "alpha_j >= 0 becomes a second bound on alpha_i (an interval [L, H], not just "
+    "alpha_i >= 0); dropping it lets alpha_j go negative. Checked on the note's hard margin "
+    "only (C = inf), where the box alpha <= C plays no part.",
 )
-@given(**PAIR_CASES)
+@given(case=st.tuples(svm_separable_datasets(max_samples=12), st.just(np.inf)),
+       alpha_fraction=PAIR_CASES["alpha_fraction"], pair=PAIR_CASES["pair"])
+@example(  # three separable points where the unclipped step drives alpha_j below 0
+    case=(SeparableData(
+        X=np.array([[-0.37378398898294385, -0.37378398898294385],
+                    [0.01000000000000001, -0.37378398898294385],
+                    [-0.37278398898294385, -0.37278398898294385]]),
+        y=np.array([1, -1, 1])), np.inf),
+    alpha_fraction=[0.0], pair=(0, 1),
+)
 def univariate_only_nonnegativity_as_written(case, alpha_fraction, pair):
     data, C = case
     check_two_variable_update(data, C, alpha_fraction, pair, step=step_only_nonnegative)
@@ -207,6 +223,7 @@ def two_variable_update_exact(case, alpha_fraction, pair):
     method=Method.PROPERTY,
     tags=("smo", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="smo.dual_objective_increases",
     explanation="(4.9) is maximised; every SMO step on a violating pair strictly "
     "increases it (the book says 'increases'). The note writes 'decreases'.",
@@ -219,33 +236,66 @@ def dual_objective_decreases_as_written(case):
     assert np.all(np.diff(w) < 0), "objective (4.9) should decrease at every step"
 
 
-@claim(
-    id="smo.dual_objective_increases",
-    source="003 §4.2 (SMO paragraph)",
-    statement="Every SMO step on a KKT-violating pair strictly increases the dual objective "
-    "(4.9), by exactly b t - a t^2 / 2 > 0 (b the violation, a the curvature, t the "
-    "clipped step).",
-    method=Method.PROPERTY,
-    tags=("smo",),
-)
-@given(case=DATA_AND_C)
-def dual_objective_increases(case):
-    data, C = case
-    model, records = run_recorded(data, C, max_iter=300)
-    w = np.concatenate([[0.0], model.objective_history_])
+def replayed_objectives(model, X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The dual objective (4.9) recomputed from every iterate the solver's loop recorded,
+    with a Gram matrix formed here (not the solver's cache or gradient)."""
+    K = model.kernel_(X)
+    return np.array([dual_objective(alpha, y, K) for alpha in model.beta_history_])
+
+
+def check_objective_increases(data, C, polish: bool = False, step=pair_step,
+                              half: float = 0.5) -> None:
+    """Replay the recorded iterates: W(alpha_t) recomputed from each one must equal the
+    solver's objective history, never decrease, keep sum alpha y = 0 and the box, change
+    only the recorded pair (pair updates), and (pair updates) rise by b t - half a t^2."""
+    model, records = run_recorded(data, C, step=step, max_iter=300, polish=polish)
+    y = np.where(data.y == model.classes_[1], 1.0, -1.0)
+    w = np.concatenate([[0.0], replayed_objectives(model, data.X, y)])
+    scale = np.maximum(1.0, np.abs(w[1:]))
+    evidence.worst("max |W(recorded alpha_t) - objective_history_t| (relative)",
+                   float(np.max(np.abs(w[1:] - model.objective_history_) / scale))
+                   if w.size > 1 else 0.0)
+    assert_close(w[1:] / scale, model.objective_history_ / scale, STEP_ARITHMETIC,
+                 label="recomputed W(alpha_t) vs the solver's history")
     if w[-1] > 0:
         evidence.series("W(alpha_t) / W(alpha_final)", np.arange(w.size), w / w[-1],
                         plot="SMO: dual objective (4.9) per iteration, one line per example",
                         xlabel="iteration t", ylabel="W(alpha_t) / W(alpha_final)")
     gains = np.diff(w)
-    predicted = np.array([r[4] * r[8] - 0.5 * max(r[5], TAU) * r[8] ** 2 for r in records])
-    assert np.all(gains > -1e-12 * np.maximum(1.0, np.abs(w[1:]))), "objective went down"
-    scale = np.maximum(1.0, np.abs(w[1:]))
+    assert np.all(gains > -1e-12 * scale), "objective (4.9) went down"
+    upper = C if np.isfinite(C) else np.inf
+    alphas = np.vstack([np.zeros(y.size), model.beta_history_])
+    assert np.all(alphas >= 0) and np.all(alphas <= upper), "an iterate left the box"
+    assert_leq(float(np.max(np.abs(alphas @ y))), 1e-10 * max(1.0, float(alphas.sum(1).max())),
+               label="max_t |sum alpha_t y| / (1e-10 sum alpha)")
+    pair_rows = [t for t, (i, _) in enumerate(model.pairs_) if i >= 0]
+    for t in pair_rows:
+        moved = np.flatnonzero(alphas[t + 1] != alphas[t])
+        assert set(moved) <= set(model.pairs_[t]), f"step {t} moved {moved}, pair {model.pairs_[t]}"
+    if polish:
+        return
+    predicted = np.array([r[4] * r[8] - half * max(r[5], TAU) * r[8] ** 2 for r in records])
     evidence.worst("max |gain - (b t - a t^2/2)| (relative)",
                    float(np.max(np.abs(gains - predicted) / scale)) if len(gains) else 0.0)
     assert_close(gains / scale, predicted / scale, Tolerance(
-        rtol=1e-8, atol=1e-10, reason="objective recomputed from the gradient each step; "
+        rtol=1e-8, atol=1e-10, reason="objective recomputed from each recorded iterate; "
         "rounding of sums of up to 30 terms of size up to 1e5"), label="gain formula")
+
+
+@claim(
+    id="smo.dual_objective_increases",
+    source="003 §4.2 (SMO paragraph)",
+    statement="Every SMO step on a KKT-violating pair strictly increases the dual objective "
+    "(4.9), by exactly b t - a t^2 / 2 > 0 (b the violation, a the curvature, t the "
+    "clipped step); checked on the iterates the solver's loop recorded (objective "
+    "recomputed from each), for the note's pair updates and with face Newton steps.",
+    method=Method.PROPERTY,
+    tags=("smo",),
+)
+@given(case=DATA_AND_C, polish=st.booleans())
+def dual_objective_increases(case, polish):
+    data, C = case
+    check_objective_increases(data, C, polish=polish)
 
 
 def pair_gains(alpha, y, K, C):
@@ -278,6 +328,7 @@ def pair_gains(alpha, y, K, C):
     method=Method.PROPERTY,
     tags=("smo", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.OVERCLAIM,
     corrected_by="smo.step_gain_formula",
     explanation="The gain of a pair update is b^2/(2a) (b the violation, a = K_ii + K_jj - "
     "2K_ij the curvature) unless clipped, so it depends on the curvature too: a pair with "
@@ -312,7 +363,7 @@ def larger_violation_larger_gain_as_written(data, steps, pinned):
     "changes the objective by b t - a t^2/2 with t = min(b/a, room): at most b^2/(2a), with "
     "equality when no clipping occurs.",
     method=Method.PROPERTY,
-    tags=("smo",),
+    tags=("smo", "bound"),
 )
 @given(data=svm_separable_datasets(max_samples=8), C=st.sampled_from([0.1, 1.0, 10.0]))
 def step_gain_formula(data, C):

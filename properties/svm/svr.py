@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from algorithms.svm import SVR, svr_dual_objective
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import (
     EXACT_ARITHMETIC,
     Tolerance,
@@ -79,10 +79,14 @@ def check_svr_reference(data, C, eps, cls=SVR) -> None:
     w_ref, b_ref, p_star = svr_primal(X, y, C, eps)
     K = X @ X.T
     _, _, d_star = svr_dual(K, y, C, eps)
-    check_strong_duality(svr_dual_objective(model.alpha_, model.alpha_hat_, y, K, eps), p_star,
-                         d_star, context="strong duality (4.36) = (4.39) corrected: ")
+    d_smo = svr_dual_objective(model.alpha_, model.alpha_hat_, y, K, eps)
+    check_strong_duality(d_smo, p_star, d_star,
+                         context="strong duality (4.36) = (4.39) corrected: ")
     w_smo, b_smo = model.coef_[0], model.intercept_[0]
     p_smo = svr_primal_objective(w_smo, b_smo, X, y, C, eps)
+    # weak duality: the dual value of feasible multipliers is at most the primal (4.34) at
+    # any (w, b); attained at the optimum
+    assert_leq(d_smo, p_smo, label="W(alpha_smo) / P(w_smo, b_smo)", tol=DUAL_SOLVER)
     assert_close(p_smo, p_star, DUAL_SOLVER, label="primal objective at SMO (w, b)",
                  context="SMO's (w, b) in (4.34): ")
     bound = certified_w_bound(model, X, y, C, eps, w_ref, b_ref)
@@ -136,9 +140,9 @@ def check_svr_decision_function(model, X, w_ref, b_ref, w_bound: float, C: float
     "and constraint sum (ah_i - a_i) = 0) and our SMO solution agree: equal optimal values, "
     "w = sum (ah_i - a_i) x_i equals the primal w, the SMO's (w, b) is primal optimal, and "
     "when some multiplier is free (b unique by (4.41)-(4.42)) the decision functions (4.43) "
-    "coincide.",
+    "coincide; weak duality W <= P is attained.",
     method=Method.REFERENCE,
-    tags=("svr", "reference", "cvxpy", "slow"),
+    tags=("svr", "reference", "cvxpy", "slow", "bound"),
 )
 @given(data=DATA, C=C_VALUES, eps=EPSILONS)
 def primal_dual_smo_agree(data, C, eps):
@@ -153,6 +157,7 @@ def primal_dual_smo_agree(data, C, eps):
     method=Method.REFERENCE,
     tags=("svr", "reference", "cvxpy", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="svr.primal_dual_smo_agree",
     explanation="With 0 <= a_i, ah_i the printed constraint sum (ah_i + a_i) = 0 forces all "
     "multipliers to 0 and the 'dual optimum' to 0, below the primal optimum as soon as no "
@@ -217,6 +222,7 @@ def check_dual_function(data, C, eps, fractions, rng_seed, objective) -> None:
     method=Method.PROPERTY,
     tags=("svr", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.TERM,
     corrected_by="svr.dual_function_4_39",
     explanation="The quadratic term of the SVR dual is 1/2 sum_ij (ah_i - a_i)(ah_j - a_j) "
     "x_i^T x_j = 1/2 ||w||^2; the printed term drops '- a_i' from the first factor.",
@@ -299,10 +305,12 @@ def check_support_vectors_vs_tube(data, C, eps, strictly_outside: bool) -> None:
     method=Method.REFERENCE,
     tags=("svr", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SHORTHAND,
     corrected_by="svr.support_vectors_on_or_outside_tube",
-    explanation="A free support vector (0 < a_i < C) has xi_i = 0 and f(x_i) - y_i = eps "
-    "exactly: it lies on the tube boundary, which (4.35) counts as inside the tube (zero "
-    "loss). Support vectors lie on or outside the tube.",
+    explanation="Read literally ('outside' = |f(x_i) - y_i| > eps) it fails: a free "
+    "support vector (0 < a_i < C) has xi_i = 0 and f(x_i) - y_i = eps exactly, on the tube "
+    "boundary, which (4.35) counts as inside (zero loss). The intended meaning, 'not "
+    "strictly inside', holds (svr.support_vectors_on_or_outside_tube): SHORTHAND.",
 )
 @given(data=DATA, C=C_VALUES, eps=EPSILONS)
 def support_vectors_outside_tube_as_written(data, C, eps):

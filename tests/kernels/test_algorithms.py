@@ -172,3 +172,64 @@ def test_prediction_checks_fitted_and_feature_count(estimator):
         model.predict(np.ones((3, 2)))
     with pytest.raises(ValueError, match="X contains NaN"):
         model.predict(np.array([[np.nan]]))
+
+
+def test_kernel_ridge_falls_back_to_least_squares_with_a_warning():
+    """X x 1e8 under the linear kernel: lam = 1 is lost next to Gram entries near 1e16, so
+    K + lam I is numerically singular; the fit warns and returns the least-squares
+    solution, whose predictions still fit the (noise-free, linear) targets."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(20, 3)) * 1e8
+    y = X @ np.array([1.0, 2.0, 3.0]) * 1e-8
+    with pytest.warns(LinAlgWarning, match="least-squares"):
+        model = KernelRidge(lam=1.0).fit(X, y)
+    np.testing.assert_allclose(model.predict(X), y, rtol=1e-6, atol=1e-6 * np.abs(y).max())
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear", "poly"])
+@pytest.mark.parametrize("scale", [1e150, 1e-150])
+def test_kernel_lda_is_finite_or_refuses_at_extreme_scales(kernel, scale):
+    """N = K K^T is formed from K divided by a power of two near max |K|: no overflow to
+    NaN at |K| ~ 1e300, no underflow at |K| ~ 1e-300; what cannot be represented is
+    refused with a ValueError naming X."""
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(30, 2))
+    y = (X[:, 0] > 0).astype(int)
+    try:
+        model = KernelLDA(kernel=kernel).fit(X * scale, y)
+    except ValueError as exc:
+        assert "X" in str(exc)
+        return
+    assert np.all(np.isfinite(model.dual_coef_))
+    assert np.isfinite(model.score(X * scale, y))
+
+
+def test_kernel_lda_scaling_leaves_the_projection_unchanged():
+    """Dividing K by a power of two and alpha back by it is exact: the linear-kernel
+    projection of X and of X x 2^10 agree up to rounding of the solve."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(25, 3))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    h1 = KernelLDA(kernel="linear").fit(X, y).transform(X)
+    h2 = KernelLDA(kernel="linear").fit(X * 1024, y).transform(X * 1024)
+    np.testing.assert_allclose(h1, h2, rtol=1e-6, atol=1e-9 * np.abs(h1).max())
+
+
+def test_gaussian_kernel_at_extreme_widths_is_finite():
+    X = np.array([[0.0, 1.0], [2.0, -1.0]])
+    np.testing.assert_array_equal(GaussianKernel(1e-300)(X), np.eye(2))
+    np.testing.assert_allclose(GaussianKernel(1e300)(X), np.ones((2, 2)))
+
+
+def test_kernel_values_that_overflow_are_refused_naming_the_points():
+    with pytest.raises(ValueError, match=r"\bX\b"):
+        LinearKernel()(np.full((2, 2), 1e300))
+    with pytest.raises(ValueError, match=r"\bdegree\b"):
+        PolynomialKernel(degree=10**6)(np.full((2, 2), 10.0))
+    with pytest.raises(ValueError, match="real"):
+        GaussianKernel()(np.ones((2, 2)) + 1j)
+
+
+def test_kernel_lda_predict_before_fit_is_not_fitted_error():
+    with pytest.raises(NotFittedError):
+        KernelLDA().predict(np.ones((2, 2)))
