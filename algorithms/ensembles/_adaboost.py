@@ -38,6 +38,7 @@ from algorithms._validation import (
 from algorithms.ensembles._base import (
     accepts_sample_weight,
     check_base_estimator,
+    check_n_estimators,
     default_stump,
     fit_on_codes,
     seeded_clone,
@@ -147,7 +148,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         ``sample_weight`` (non-negative, positive sum) replaces the uniform ``D_1`` by
         ``sample_weight / sum(sample_weight)``.
         """
-        T = check_int(self.n_estimators, "n_estimators", low=1)
+        T = check_n_estimators(self.n_estimators)
         check_choice(self.mode, "mode", ("reweight", "resample"))
         max_restarts = check_int(self.max_restarts, "max_restarts", low=0)
         rng = make_rng(self.random_state)

@@ -20,7 +20,6 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from algorithms._validation import (
     check_bool,
     check_choice,
-    check_int,
     make_rng,
     validate_classification,
     validate_features,
@@ -28,6 +27,7 @@ from algorithms._validation import (
 )
 from algorithms.ensembles._base import (
     check_base_estimator,
+    check_n_estimators,
     default_tree,
     fit_on_codes,
     predict_codes,
@@ -85,7 +85,7 @@ class _BaggedClassifier(ClassifierMixin, BaseEstimator):
 
     def _fit_members(self, base, X, y, *, bootstrap: bool, as_weights: bool = False
                      ) -> _BaggedClassifier:
-        T = check_int(self.n_estimators, "n_estimators", low=1)
+        T = check_n_estimators(self.n_estimators)
         check_choice(self.tie_break, "tie_break", TIE_BREAKS)
         oob = check_bool(self.oob_score, "oob_score")
         if oob and not bootstrap:
@@ -212,7 +212,7 @@ class BaggingRegressor(RegressorMixin, BaseEstimator):
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> BaggingRegressor:
         base = check_base_estimator(self.estimator, "estimator")
-        T = check_int(self.n_estimators, "n_estimators", low=1)
+        T = check_n_estimators(self.n_estimators)
         oob = check_bool(self.oob_score, "oob_score")
         rng = make_rng(self.random_state)
         X_arr, y_arr = validate_regression(self, X, y)

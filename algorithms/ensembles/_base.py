@@ -14,12 +14,24 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import has_fit_parameter
 
-from algorithms._validation import InvalidArgumentError, validate_features
+from algorithms._validation import InvalidArgumentError, check_int, validate_features
+
+#: The most members an ensemble accepts: each is a fitted learner kept in memory, and
+#: bagging keeps a (T, N) table of in-bag counts; 1e5 members already take hours to fit.
+#: A larger request is an error, not a run that never ends.
+MAX_ESTIMATORS = 100_000
+
+
+def check_n_estimators(value: object) -> int:
+    """``n_estimators`` as an int in ``[1, MAX_ESTIMATORS]``."""
+    return check_int(value, "n_estimators", low=1, high=MAX_ESTIMATORS)
 
 __all__ = [
     "SingleClassLearner",
+    "MAX_ESTIMATORS",
     "accepts_sample_weight",
     "check_base_estimator",
+    "check_n_estimators",
     "default_stump",
     "default_tree",
     "fit_on_codes",

@@ -38,6 +38,10 @@ REJECT = -1
 #: (deterministic; what ``argmax`` does).
 TIE_BREAKS = ("random", "first")
 
+#: The largest one-hot vote array :func:`one_hot_votes` builds (float64 entries): 1e8
+#: entries are 800 MB.
+MAX_VOTE_ENTRIES = 10**8
+
 #: |sum w - 1| allowed for weights "on the simplex": a few float64 roundings of a sum of
 #: at most ~1e6 terms of size <= 1.
 SIMPLEX_TOLERANCE = 1e-9
@@ -50,7 +54,12 @@ def simplex_weights(weights: ArrayLike, n_learners: int, name: str = "weights") 
     it is what makes ``H`` a convex combination and the error-ambiguity decomposition
     (6.25) exact.
     """
-    w = check_array_argument(weights, name, shape=(n_learners,))
+    T = check_int(n_learners, "n_learners", low=1)
+    w = check_array_argument(weights, name, ndim=1, real=True)
+    if w.shape[0] != T:
+        raise ValueError(
+            f"{name} must hold one weight per learner (n_learners = {T}), got {w.shape[0]}."
+        )
     if np.any(w < 0):
         raise ValueError(f"{name} must be non-negative, got min {float(w.min())!r}.")
     if abs(float(w.sum()) - 1.0) > SIMPLEX_TOLERANCE:
@@ -60,7 +69,7 @@ def simplex_weights(weights: ArrayLike, n_learners: int, name: str = "weights") 
 
 def _outputs(outputs: ArrayLike) -> np.ndarray:
     """Learners' numeric outputs, shape (T,) or (T, n): one row per learner."""
-    h = check_array_argument(outputs, "outputs")
+    h = check_array_argument(outputs, "outputs", real=True)
     if h.ndim not in (1, 2):
         raise ValueError(f"outputs must have shape (T,) or (T, n), got shape {h.shape}.")
     return h
@@ -95,11 +104,20 @@ def weighted_average(
         evaluates the formula as printed for any finite weights.
     """
     h = _outputs(outputs)
-    if simplex:
-        w = simplex_weights(weights, h.shape[0])
-    else:
-        w = check_array_argument(weights, "weights", shape=(h.shape[0],))
+    w = _learner_weights(weights, h, simplex)
     return np.tensordot(w, h, axes=1)
+
+
+def _learner_weights(weights: ArrayLike, outputs: np.ndarray, simplex: bool) -> np.ndarray:
+    """One weight per row of ``outputs`` (on the simplex when ``simplex``); a count that
+    differs names both arguments."""
+    w = check_array_argument(weights, "weights", ndim=1, real=True)
+    if w.shape[0] != outputs.shape[0]:
+        raise ValueError(
+            f"weights must hold one weight per learner, i.e. per row of outputs: got "
+            f"{w.shape[0]} weights for outputs of shape {outputs.shape}."
+        )
+    return simplex_weights(w, outputs.shape[0]) if simplex else w
 
 
 def one_hot_votes(labels: ArrayLike, n_classes: int) -> np.ndarray:
@@ -116,14 +134,19 @@ def one_hot_votes(labels: ArrayLike, n_classes: int) -> np.ndarray:
     ndarray of shape (T, n, n_classes)
     """
     N = check_int(n_classes, "n_classes", low=1)
-    codes = check_array_argument(labels, "labels", ndim=2, dtype=np.int64)
+    codes = check_array_argument(labels, "labels", ndim=2, dtype=np.int64, real=True)
+    if codes.size * N > MAX_VOTE_ENTRIES:
+        raise ValueError(
+            f"labels ({codes.size} votes) times n_classes ({N}) exceeds {MAX_VOTE_ENTRIES} "
+            "one-hot entries; use class_vote_totals on fewer classes or points."
+        )
     if np.any((codes < 0) | (codes >= N)):
         raise ValueError(f"labels must be class codes in 0..{N - 1}.")
     return (codes[..., None] == np.arange(N)).astype(np.float64)
 
 
 def _votes(votes: ArrayLike) -> np.ndarray:
-    h = check_array_argument(votes, "votes", ndim=3)
+    h = check_array_argument(votes, "votes", ndim=3, real=True)
     if np.any(h < 0):
         raise ValueError("votes must be non-negative (indicators or class probabilities).")
     return h
@@ -139,7 +162,7 @@ def class_vote_totals(votes: ArrayLike, weights: ArrayLike | None = None) -> np.
     h = _votes(votes)
     if weights is None:
         return h.sum(axis=0)
-    w = check_array_argument(weights, "weights", shape=(h.shape[0],))
+    w = check_array_argument(weights, "weights", shape=(h.shape[0],), real=True)
     if np.any(w < 0):
         raise ValueError(f"weights must be non-negative, got min {float(w.min())!r}.")
     return np.tensordot(w, h, axes=1)

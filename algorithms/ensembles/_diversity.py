@@ -25,7 +25,7 @@ from itertools import combinations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from algorithms._validation import check_array_argument, check_choice, check_real
+from algorithms._validation import check_array_argument, check_choice, check_int, check_real
 
 __all__ = [
     "DIVERSITY_MEASURES",
@@ -42,6 +42,11 @@ __all__ = [
 ]
 
 
+#: The largest count of a contingency table: counts up to 2^53 are exact in float64, so
+#: the measures' products (a d - b c, ...) are computed exactly and convert to floats.
+MAX_COUNT = 2**53
+
+
 @dataclass(frozen=True)
 class ContingencyTable:
     """Counts ``a`` (+1, +1), ``b`` (h_i = +1, h_j = -1), ``c`` (h_i = -1, h_j = +1),
@@ -54,10 +59,9 @@ class ContingencyTable:
 
     def __post_init__(self) -> None:
         for name in "abcd":
-            value = getattr(self, name)
-            if isinstance(value, bool) or int(value) != value or value < 0:
-                raise ValueError(f"contingency count {name} must be an integer >= 0, "
-                                 f"got {value!r}.")
+            count = check_int(getattr(self, name), f"contingency count {name}", low=0,
+                              high=MAX_COUNT, integral_floats=True)
+            object.__setattr__(self, name, count)
         if self.m == 0:
             raise ValueError("contingency table must count at least one sample (m >= 1).")
 
@@ -68,7 +72,7 @@ class ContingencyTable:
 
 
 def _signed(h: ArrayLike, name: str) -> np.ndarray:
-    arr = check_array_argument(h, name, ndim=1)
+    arr = check_array_argument(h, name, ndim=1, real=True)
     if not np.all((arr == 1) | (arr == -1)):
         raise ValueError(f"{name} must contain predictions in {{-1, +1}}.")
     return arr
@@ -86,11 +90,17 @@ def contingency_table(h_i: ArrayLike, h_j: ArrayLike) -> ContingencyTable:
     )
 
 
+def _check_undefined(undefined: object) -> float | None:
+    """The caller's value for an undefined measure (any real or infinity), or None."""
+    return None if undefined is None else check_real(undefined, "undefined", allow_inf=True)
+
+
 def _guarded(numerator: float, denominator: float, undefined: float | None, why: str) -> float:
+    undefined = _check_undefined(undefined)
     if denominator == 0:
         if undefined is None:
             raise ValueError(f"{why}; pass undefined=<value> to choose the value used then.")
-        return check_real(undefined, "undefined", allow_inf=True)
+        return undefined
     return numerator / denominator
 
 
@@ -147,7 +157,7 @@ DIVERSITY_MEASURES = {
 
 
 def _prediction_matrix(predictions: ArrayLike) -> np.ndarray:
-    P = check_array_argument(predictions, "predictions", ndim=2)
+    P = check_array_argument(predictions, "predictions", ndim=2, real=True)
     if P.shape[0] < 2:
         raise ValueError(
             f"predictions must hold at least two classifiers (rows), got {P.shape[0]}.")
@@ -177,6 +187,7 @@ def pairwise_diversity(
         where defined (0 for disagreement, 1 otherwise) or ``undefined``.
     """
     check_choice(measure, "measure", tuple(DIVERSITY_MEASURES))
+    undefined = _check_undefined(undefined)
     P = _prediction_matrix(predictions)
     func = DIVERSITY_MEASURES[measure]
     kwargs = {} if measure == "disagreement" else {"undefined": undefined}
@@ -214,6 +225,7 @@ def kappa_error_diagram(
     undefined : float, optional
         kappa used for pairs where it is undefined (else ``ValueError``).
     """
+    undefined = _check_undefined(undefined)
     P = _prediction_matrix(predictions)
     yy = _signed(y, "y")
     if yy.shape[0] != P.shape[1]:

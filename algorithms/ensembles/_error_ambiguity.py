@@ -11,8 +11,12 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from algorithms._validation import check_array_argument
-from algorithms.ensembles._combination import simplex_weights, weighted_average
+from algorithms._validation import check_array_argument, check_squares_representable
+from algorithms.ensembles._combination import (
+    _learner_weights,
+    simplex_weights,
+    weighted_average,
+)
 
 __all__ = ["ErrorAmbiguity", "IntegratedErrorAmbiguity", "error_ambiguity",
            "integrated_error_ambiguity"]
@@ -41,13 +45,12 @@ class ErrorAmbiguity:
 
 
 def _inputs(outputs: ArrayLike, target: ArrayLike, weights: ArrayLike, simplex: bool):
-    h = check_array_argument(outputs, "outputs", ndim=2)
-    f = check_array_argument(target, "target", shape=(h.shape[1],))
-    if simplex:
-        w = simplex_weights(weights, h.shape[0])
-    else:
-        w = check_array_argument(weights, "weights", shape=(h.shape[0],))
-    return h, f, w
+    h = check_array_argument(outputs, "outputs", ndim=2, real=True)
+    f = check_array_argument(target, "target", shape=(h.shape[1],), real=True)
+    # the squared errors (f - h)^2 and ambiguities (h - H)^2 must be float64 numbers
+    check_squares_representable(h, "outputs")
+    check_squares_representable(f, "target")
+    return h, f, _learner_weights(weights, h, simplex)
 
 
 def error_ambiguity(

@@ -14,11 +14,18 @@ an error. Hence
 from __future__ import annotations
 
 import math
+import sys
 from fractions import Fraction
 
 from scipy import stats
 
-from algorithms._validation import check_int, check_real
+from algorithms._validation import check_bool, check_int, check_real
+
+#: The largest T of the exact rational sum (T/2 terms of T-digit rationals).
+MAX_EXACT_CLASSIFIERS = 10**4
+
+#: log of the largest float64: exp of a larger number overflows.
+_LOG_FLOAT_MAX = math.log(sys.float_info.max)
 
 __all__ = ["majority_vote_error", "majority_vote_hoeffding_bound"]
 
@@ -40,7 +47,10 @@ def majority_vote_error(n_classifiers: int, eps: float | Fraction, *, exact: boo
     """
     T = check_int(n_classifiers, "n_classifiers", low=1)
     check_real(eps, "eps", low=0.0, high=1.0)
-    if exact:
+    if check_bool(exact, "exact"):
+        if T > MAX_EXACT_CLASSIFIERS:
+            raise ValueError(f"n_classifiers must be <= {MAX_EXACT_CLASSIFIERS} with "
+                             f"exact=True (a sum of T/2 rationals), got {T}.")
         e = Fraction(eps)
         return sum((math.comb(T, k) * (1 - e) ** k * e ** (T - k) for k in range(T // 2 + 1)),
                    Fraction(0))
@@ -51,4 +61,10 @@ def majority_vote_hoeffding_bound(n_classifiers: int, eps: float) -> float:
     """``exp(-T (1 - 2 eps)^2 / 2)``, the right-hand side of (6.3)."""
     T = check_int(n_classifiers, "n_classifiers", low=1)
     e = check_real(eps, "eps", low=0.0, high=1.0)
-    return math.exp(-0.5 * T * (1.0 - 2.0 * e) ** 2)
+    rate = 0.5 * (1.0 - 2.0 * e) ** 2
+    if T >= 2**53:  # T beyond exact floats: exp(-T rate) in log space (0 unless rate = 0)
+        if rate == 0.0:
+            return 1.0
+        log_exponent = math.log(T) + math.log(rate)
+        return 0.0 if log_exponent > _LOG_FLOAT_MAX else math.exp(-math.exp(log_exponent))
+    return math.exp(-T * rate)

@@ -20,6 +20,7 @@ from algorithms._validation import (
 )
 from algorithms.ensembles._base import (
     check_base_estimator,
+    check_n_estimators,
     default_tree,
     fit_on_codes,
     seeded_clone,
@@ -63,7 +64,7 @@ class RandomSubspaceClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> RandomSubspaceClassifier:
-        T = check_int(self.n_estimators, "n_estimators", low=1)
+        T = check_n_estimators(self.n_estimators)
         check_choice(self.tie_break, "tie_break", TIE_BREAKS)
         base = check_base_estimator(self.estimator, "estimator", default_tree)
         rng = make_rng(self.random_state)

@@ -21,6 +21,7 @@ from algorithms._validation import (
     check_int,
     check_real,
     check_sample_weight,
+    check_squares_representable,
     labels_in_classes,
     make_rng,
     validate_classification,
@@ -278,13 +279,19 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         above = check_bool(self.above_average_gain, "above_average_gain")
         if self.pruning not in PRUNING_MODES:
             raise ValueError(f"pruning must be one of {PRUNING_MODES}, got {self.pruning!r}.")
+        fraction = check_real(
+            self.validation_fraction, "validation_fraction", low=0.0, high=1.0,
+            low_open=True, high_open=True,
+        )  # checked whether or not it is used, like every hyperparameter
         w = self._weights(sample_weight, X)
         K = self.classes_.shape[0]
         self.n_classes_ = K
         self.max_features_ = common["max_features"] or X.shape[1]
         validation = None
         if self.pruning is not None:
-            X, codes, w, validation = self._split_validation(X, codes, w, validation_set, common)
+            X, codes, w, validation = self._split_validation(
+                X, codes, w, validation_set, common, fraction
+            )
         keep = w > 0
         settings = GrowSettings(
             criterion=ClassificationCriterion(
@@ -299,10 +306,12 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
             validation=validation if self.pruning == "pre" else None,
         )
         if self.pruning == "post":
-            self.tree_ = reduced_error_prune(self.tree_, *validation)
+            self.tree_ = reduced_error_prune(
+                self.tree_, *validation, allow_missing=self.missing == "weighted"
+            )
         return self
 
-    def _split_validation(self, X, codes, w, validation_set, common):
+    def _split_validation(self, X, codes, w, validation_set, common, fraction):
         if validation_set is not None:
             try:
                 X_val, y_val = validation_set
@@ -312,10 +321,6 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
                 ) from exc
             X_val = validate_features(self, X_val, reset=False, **self._validation_kwargs())
             return X, codes, w, (X_val, labels_in_classes(self.classes_, y_val, X_val.shape[0]))
-        fraction = check_real(
-            self.validation_fraction, "validation_fraction", low=0.0, high=1.0,
-            low_open=True, high_open=True,
-        )
         rng = common["rng"]
         held = np.zeros(X.shape[0], dtype=bool)
         for k in np.unique(codes):  # stratified hold-out: a share of every class
@@ -344,6 +349,31 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         """The majority class (first in ``classes_`` order on ties)."""
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
+
+
+#: Below this largest |y| the squared deviations the grower sums would lose precision to
+#: underflow (squares of 1e-154 are subnormal); such a target is grown rescaled to max
+#: |y| = 1 and the fitted values scaled back (the tree is the same: every split score
+#: scales by the same factor).
+TINY_TARGET = 1e-100
+
+
+def _target_scale(y: np.ndarray) -> tuple[np.ndarray, float]:
+    """``(y / s, s)`` with ``s = max|y|`` for a tiny target, else ``(y, 1.0)``; a target
+    whose squares overflow is refused (its variance is not a float64)."""
+    check_squares_representable(y, "y")
+    top = float(np.max(np.abs(y))) if y.size else 0.0
+    if 0.0 < top < TINY_TARGET:
+        return y / top, top
+    return y, 1.0
+
+
+def _rescale_regression_tree(tree: object, scale: float) -> None:
+    """Undo :func:`_target_scale` on a tree grown on ``y / scale``."""
+    tree.value *= scale
+    squared = scale * scale
+    for name in ("impurity", "split_score", "impurity_decrease"):
+        setattr(tree, name, getattr(tree, name) * squared)
 
 
 class DecisionTreeRegressor(RegressorMixin, _BaseTree):
@@ -387,8 +417,17 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         w = self._weights(sample_weight, X)
         self.max_features_ = common["max_features"] or X.shape[1]
         keep = w > 0
+        y, scale = _target_scale(y)
+        if scale != 1.0:
+            # in the units of y / scale (inf when 1/scale^2 overflows: then no split of
+            # a positive threshold can pass, as on the original scale)
+            common["min_impurity_decrease"] = float(
+                np.float64(common["min_impurity_decrease"]) / scale / scale
+            )
         settings = GrowSettings(criterion=SquaredErrorCriterion(), **common)
         self.tree_ = grow_tree(X[keep], y[keep], w[keep], settings)
+        if scale != 1.0:
+            _rescale_regression_tree(self.tree_, scale)
         return self
 
     def predict(self, X: object) -> np.ndarray:

@@ -11,6 +11,10 @@ from algorithms._validation import check_fitted, check_int
 __all__ = ["export_text"]
 
 
+#: 17 significant digits identify every float64; more only print noise.
+MAX_DECIMALS = 17
+
+
 def _names(given: Sequence[str] | None, n: int, prefix: str, what: str) -> list[str]:
     if given is None:
         return [f"{prefix}{i}" for i in range(n)]
@@ -45,7 +49,7 @@ def export_text(
     str
     """
     check_fitted(estimator, "tree_")
-    decimals = check_int(decimals, "decimals", low=0)
+    decimals = check_int(decimals, "decimals", low=0, high=MAX_DECIMALS)
     tree = estimator.tree_
     features = _names(feature_names, estimator.n_features_in_, "x", "feature_names")
     classes = getattr(estimator, "classes_", None)

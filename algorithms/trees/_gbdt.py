@@ -19,6 +19,7 @@ from algorithms._validation import (
     check_int,
     check_real,
     check_sample_weight,
+    check_squares_representable,
     make_rng,
     validate_classification,
     validate_features,
@@ -33,11 +34,16 @@ __all__ = ["GradientBoostingClassifier", "GradientBoostingRegressor"]
 _CURVATURE_FLOOR = 1e-150
 LEAF_UPDATES = ("newton", "gradient")
 
+#: The most boosting rounds ``fit`` accepts: each round grows a full tree, so 1e5
+#: rounds already take hours on a modest data set; a larger request is an error, not
+#: a run that never ends.
+MAX_ROUNDS = 100_000
+
 
 class _BaseGBDT(BaseEstimator):
     def _check_rounds(self) -> tuple[int, float]:
         return (
-            check_int(self.n_estimators, "n_estimators", low=1),
+            check_int(self.n_estimators, "n_estimators", low=1, high=MAX_ROUNDS),
             check_real(self.learning_rate, "learning_rate", low=0.0, low_open=True),
         )
 
@@ -116,6 +122,7 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGBDT):
     def fit(self, X: object, y: object, sample_weight: object = None) -> GradientBoostingRegressor:
         """Run M boosting rounds on the residuals."""
         X, y = validate_regression(self, X, y)
+        check_squares_representable(y, "y")  # the squared loss of (2.13) must be a float64
         M, nu = self._check_rounds()
         w = check_sample_weight(sample_weight, X)
         rng = make_rng(self.random_state)

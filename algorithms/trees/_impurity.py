@@ -28,8 +28,22 @@ __all__ = [
 _LN2 = np.log(2.0)
 
 
+#: Counts are rescaled when their largest entry leaves [1/SCALE_LIMIT, SCALE_LIMIT]:
+#: every measure here depends on ratios of counts only, while c log c and c^2 of counts
+#: near 1e300 overflow and c^2 of counts near 1e-300 underflow.
+SCALE_LIMIT = 1e100
+
+
+def _rescaled(arr: np.ndarray) -> np.ndarray:
+    """``arr`` divided by its largest entry if that is far from 1 (same ratios)."""
+    top = float(arr.max()) if arr.size else 0.0
+    if top > SCALE_LIMIT or 0.0 < top < 1.0 / SCALE_LIMIT:
+        return arr / top
+    return arr
+
+
 def _counts(value: object, name: str, *, min_ndim: int) -> np.ndarray:
-    arr = check_array_argument(value, name, ndim=None)
+    arr = check_array_argument(value, name, ndim=None, real=True)
     if arr.ndim < min_ndim:
         raise ValueError(
             f"{name} must have at least {min_ndim} dimension(s), got shape {arr.shape}."
@@ -38,7 +52,7 @@ def _counts(value: object, name: str, *, min_ndim: int) -> np.ndarray:
         raise ValueError(f"{name} must hold non-negative counts, got {arr.min()!r}.")
     if np.any(arr.sum(axis=tuple(range(arr.ndim - min_ndim, arr.ndim))) <= 0):
         raise ValueError(f"{name} must hold a positive total count (an empty set has no impurity).")
-    return arr
+    return _rescaled(arr)
 
 
 def _weighted_entropy(counts: np.ndarray, axis: int = -1) -> np.ndarray:
@@ -127,8 +141,8 @@ def intrinsic_value(table: object) -> float | np.ndarray:
     table : array-like of shape (..., V, K) or (..., V) with ``ndim == 1``
         A contingency table as in :func:`gain`, or the sizes ``|D^v|`` alone.
     """
-    arr = check_array_argument(table, "table", ndim=None)
-    sizes = arr.sum(axis=-1) if arr.ndim >= 2 else arr
+    arr = check_array_argument(table, "table", ndim=None, real=True)
+    sizes = _rescaled(arr).sum(axis=-1) if arr.ndim >= 2 else arr
     return entropy(sizes)
 
 

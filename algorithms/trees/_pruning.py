@@ -13,6 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from algorithms._validation import (
+    InvalidArgumentError,
+    check_array_argument,
+    check_bool,
+    check_codes,
+)
 from algorithms.trees._structure import Tree
 
 __all__ = ["reduced_error_prune", "validation_correct"]
@@ -44,8 +50,30 @@ def validation_correct(
     return as_leaf, ending
 
 
+def _validation_sample(tree: object, X_val: object, y_val: object, allow_missing: bool
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """``(X_val, y_val)`` checked against the tree: a classification tree, a finite (NaN
+    allowed for missing values only when ``allow_missing``) (n, d) array with every
+    tested attribute, and class codes ``0..K-1``."""
+    if not isinstance(tree, Tree) or tree.class_counts is None:
+        raise InvalidArgumentError(
+            f"tree must be a classification Tree (a fitted tree_), got {type(tree).__name__}."
+        )
+    X = check_array_argument(X_val, "X_val", ndim=2, real=True, finite=not allow_missing)
+    if allow_missing and np.any(np.isinf(X)):
+        raise ValueError("X_val must not contain infinity (NaN marks a missing value).")
+    tested = int(tree.feature.max()) + 1
+    if X.shape[1] < tested:
+        raise ValueError(
+            f"X_val has {X.shape[1]} columns, but the tree tests attribute {tested - 1}."
+        )
+    y = check_codes(y_val, "y_val", X.shape[0], tree.class_counts.shape[1])
+    return X, y
+
+
 def reduced_error_prune(
-    tree: Tree, X_val: np.ndarray, y_val: np.ndarray, *, keep_ties: bool = False
+    tree: Tree, X_val: np.ndarray, y_val: np.ndarray, *, keep_ties: bool = False,
+    allow_missing: bool = False,
 ) -> Tree:
     """The tree after reduced-error post-pruning on ``(X_val, y_val)``.
 
@@ -57,11 +85,17 @@ def reduced_error_prune(
     keep_ties : bool, default False
         Keep a subtree whose replacement leaves the validation accuracy unchanged
         (the conservative choice) instead of pruning it (Occam's razor).
+    allow_missing : bool, default False
+        Accept NaN in ``X_val`` as a missing value (trees grown with
+        ``missing="weighted"``).
 
     Returns
     -------
     Tree
     """
+    keep_ties = check_bool(keep_ties, "keep_ties")
+    X_val, y_val = _validation_sample(tree, X_val, y_val,
+                                      check_bool(allow_missing, "allow_missing"))
     as_leaf, ending = validation_correct(tree, X_val, y_val)
     correct = ending.copy()  # correct predictions of the current subtree of each node
     pruned = []

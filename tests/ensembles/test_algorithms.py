@@ -1,5 +1,6 @@
 """The ensemble algorithms: behaviour on small cases and bad input."""
 
+import math
 import warnings
 from fractions import Fraction
 
@@ -487,3 +488,19 @@ def test_classifiers_refuse_bad_data(make, bad, binary):
         X, y = X[:0], y[:0]
     with pytest.raises(ValueError):
         make().fit(X, y)
+
+
+def test_extreme_sizes_are_exact_or_refused():
+    """Issue 13: sizes beyond float64 give the limit in log space; exact sums and
+    allocations beyond their caps are clear errors naming the argument."""
+    assert majority_vote_hoeffding_bound(10**400, 0.3) == 0.0
+    assert majority_vote_hoeffding_bound(10**400, 0.5) == 1.0
+    assert expected_in_bag_fraction(10**400) == pytest.approx(1 - math.exp(-1), rel=1e-15)
+    with pytest.raises(ValueError, match="n_samples"):
+        expected_in_bag_fraction(10**6, exact=True)
+    with pytest.raises(ValueError, match="n_classifiers"):
+        majority_vote_error(10**6, 0.3, exact=True)
+    with pytest.raises(ValueError, match="n_draws"):
+        bootstrap_indices(10, 0, n_draws=10**12)
+    with pytest.raises(ValueError, match="contingency count a"):
+        ContingencyTable(math.inf, 1, 1, 1)

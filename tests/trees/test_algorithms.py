@@ -79,8 +79,10 @@ from algorithms.trees import (  # noqa: E402
     ObliqueDecisionTreeClassifier,
     entropy,
     export_text,
+    gain,
     gain_ratio,
     gini,
+    gini_index,
 )
 
 CLASSIFIERS = [DecisionTreeClassifier, GradientBoostingClassifier, ObliqueDecisionTreeClassifier]
@@ -258,3 +260,27 @@ def test_binary_split_refuses_too_many_values_at_a_node():
     y = np.arange(40) % 2
     with pytest.raises(ValueError, match="discrete_split"):
         DecisionTreeClassifier(categorical_features=[0], discrete_split="binary").fit(X, y)
+
+
+def test_regression_tree_is_scale_robust():
+    """Issue 13: a target of size 1e-300 grows the same tree (rescaled internally, the
+    fitted values scaled back); a target whose squares overflow is refused naming y."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(60, 3))
+    y = X[:, 0] + rng.normal(size=60)
+    plain = DecisionTreeRegressor().fit(X, y).tree_
+    tiny = DecisionTreeRegressor().fit(X, y * 1e-300).tree_
+    assert np.array_equal(plain.feature, tiny.feature)
+    assert np.array_equal(plain.threshold, tiny.threshold, equal_nan=True)
+    assert np.allclose(plain.value * 1e-300, tiny.value, rtol=1e-12, atol=0.0)
+    with pytest.raises(ValueError, match=r"\by\b"):
+        DecisionTreeRegressor().fit(X, y * 1e300)
+
+
+def test_impurities_of_extreme_counts():
+    """Issue 13: the measures depend on ratios of counts only, at any magnitude."""
+    table = np.array([[3.0, 1.0], [2.0, 5.0], [0.0, 4.0]])
+    for scale in (1e300, 1e-300):
+        assert gini_index(table * scale) == pytest.approx(gini_index(table), rel=1e-12)
+        assert gain(table * scale) == pytest.approx(gain(table), rel=1e-12)
+        assert entropy(table[1] * scale) == pytest.approx(entropy(table[1]), rel=1e-12)
