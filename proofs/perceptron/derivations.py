@@ -13,7 +13,7 @@ import numpy as np
 import sympy as sp
 
 from algorithms.perceptron import Perceptron
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import Tolerance, assert_close
 from mltheory.symbolic import Derivation
 
@@ -113,6 +113,7 @@ def novikoff_derivation(rng):
     method=Method.SYMBOLIC,
     tags=("perceptron", "novikoff", "proof", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="perceptron.novikoff_derivation",
     explanation="The last term must use the augmented input: eta^2 ||x_hat_i||^2 = "
     "eta^2 (||x_i||^2 + 1). The next line of the note silently switches to ||x_hat_i||, and "
@@ -164,6 +165,7 @@ def _distance_change(variant: str) -> Derivation:
     method=Method.SYMBOLIC,
     tags=("perceptron", "update", "proof", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.TERM,
     corrected_by="perceptron.margin_change_derivation",
     explanation="Factoring out y^2 loses the eta in front of the 1: the expression equals "
     "-eta (x.x + 1)/||w|| (y^2 = 1). The sign conclusion survives, the magnitude does not.",
@@ -181,6 +183,7 @@ def distance_derivation_as_written():
     method=Method.SYMBOLIC,
     tags=("perceptron", "update", "proof", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.TERM,
     corrected_by="perceptron.margin_change_derivation",
     explanation="||w'|| changes at first order in eta as well, so freezing it is not a "
     "first-order approximation: the exact derivative at eta = 0 has the extra term "

@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, assert_leq
 from mltheory.strategies import (
     SeparableData,
@@ -112,6 +112,7 @@ def novikoff_norm_lemma(data, eta, order):
     method=Method.PROPERTY,
     tags=("perceptron", "convergence", "novikoff", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="perceptron.novikoff_norm_lemma",
     explanation="The second inequality to prove should read k eta^2 R^2 (as the chain below it "
     "concludes). With gamma it is false as soon as k >= 1: Cauchy-Schwarz and the first "
@@ -154,6 +155,7 @@ def lin_mistake_bound(data, order):
     method=Method.PROPERTY,
     tags=("perceptron", "convergence", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="perceptron.lin_bound_inference",
     explanation="The inequality is turned the wrong way: sqrt(T) rho / R <= 1 gives the upper "
     "bound T <= R^2/rho^2 that the question asks for (and that the note ticks as the "

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sklearn.exceptions import ConvergenceWarning
 
 from algorithms.perceptron import Perceptron
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, assert_close
 from mltheory.strategies import (
     SeparableData,
@@ -25,6 +25,7 @@ from mltheory.strategies import (
 )
 from properties.perceptron.strategies import etas, orders, orthogonal_dataset, tight_datasets
 from properties.perceptron.support import (
+    ACCUMULATED_ROUNDING,
     check_alignment_steps,
     check_cosine_growth,
     check_margin_gain,
@@ -61,6 +62,78 @@ def threshold_absorbed_as_w0(w, data, threshold):
     direct = np.sign(float(np.dot(w, x)) - threshold)
     absorbed = np.sign(float(np.dot(np.append(-threshold, w), np.append(1.0, x))))
     assert direct == absorbed, (direct, absorbed)
+
+
+def _score_and_rule(w, data, threshold):
+    """A drawn x for weights ``w``, its score sum_i w_i x_i and h(x) = sign(score - threshold)."""
+    w = np.asarray(w)
+    x = np.asarray(data.draw(st.lists(finite_floats(), min_size=w.size, max_size=w.size)))
+    score = float(np.dot(w, x))
+    return x, score, np.sign(score - threshold)
+
+
+_WEIGHTS = st.lists(finite_floats(), min_size=1, max_size=5)
+
+
+@claim(
+    id="perceptron.decision_rule_in_words",
+    source="000 §1.3; 002 'Perceptron Hypothesis Set'",
+    statement="The rule in words (positive, approve credit, when the score sum_i w_i x_i "
+    "exceeds the threshold; negative, deny, when it is below) is the perceptron "
+    "h(x) = sign(sum_i w_i x_i - threshold) at every x off the boundary score = threshold.",
+    method=Method.PROPERTY,
+    tags=("perceptron", "hypothesis-set"),
+)
+@given(w=_WEIGHTS, data=st.data(), threshold=finite_floats())
+def decision_rule_in_words(w, data, threshold):
+    _, score, h = _score_and_rule(w, data, threshold)
+    if score == threshold:
+        return  # the boundary: both notes leave it out ("ignore the equals")
+    rule = 1.0 if score > threshold else -1.0
+    assert rule == h, f"score {score!r}, threshold {threshold!r}: rule {rule}, h(x) = {h}"
+
+
+@claim(
+    id="perceptron.decision_rule_in_words_as_written",
+    source="002 'Perceptron Hypothesis Set'",
+    statement="(As printed) credit is denied if score > threshold: h(x) = -1 at every x "
+    "whose score sum_i w_i x_i exceeds the threshold.",
+    method=Method.PROPERTY,
+    tags=("perceptron", "hypothesis-set", "erratum"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
+    corrected_by="perceptron.decision_rule_in_words",
+    explanation="The note states both approval and denial with 'score > threshold'; denial "
+    "is for score < threshold (000 §1.3 has it right). As printed, every x with a score "
+    "above the threshold, which h = sign(score - threshold) approves, would be denied.",
+)
+@given(w=_WEIGHTS, data=st.data(), threshold=finite_floats())
+def decision_rule_in_words_as_written(w, data, threshold):
+    _, score, h = _score_and_rule(w, data, threshold)
+    if score > threshold:
+        assert h == -1.0, f"score {score!r} > threshold {threshold!r} but h(x) = {h} (approve)"
+
+
+@claim(
+    id="perceptron.augmented_weight_as_written",
+    source="001 §二.2",
+    statement="(As printed) with w_hat = (x^T, b)^T and x_hat = (x^T, 1)^T, "
+    "w_hat . x_hat = w . x + b.",
+    method=Method.PROPERTY,
+    tags=("perceptron", "hypothesis-set", "erratum"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
+    corrected_by="perceptron.threshold_absorbed_as_w0",
+    explanation="The augmented weight is w_hat = (w^T, b)^T (000 §1.4, 004 §5.3.3): the note "
+    "writes x for w. Read literally, w_hat . x_hat = ||x||^2 + b, which equals w . x + b only "
+    "when x . (x - w) = 0.",
+)
+@given(w=_WEIGHTS, data=st.data(), b=finite_floats())
+def augmented_weight_as_written(w, data, b):
+    x, score, _ = _score_and_rule(w, data, 0.0)
+    printed = float(np.dot(np.append(x, b), np.append(x, 1.0)))
+    assert_close(printed, score + b, EXACT_ARITHMETIC, label="w_hat.x_hat - (w.x + b)",
+                 scale=float(np.dot(x, x) + np.abs(w) @ np.abs(x) + abs(b)))
 
 
 # ---------------------------------------------------------------------------
@@ -189,6 +262,7 @@ def alignment_with_wf_grows(data, order):
     method=Method.PROPERTY,
     tags=("perceptron", "convergence", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="perceptron.alignment_with_wf_grows",
     explanation="The left-hand side should be w_f^T w_{t+1}: the note writes w_t^T w_{t+1}^T "
     "(a wrong vector and a stray transpose). With w_t, the product is ||w_t||^2 + "
@@ -233,6 +307,7 @@ def updates_only_on_mistakes(data, eta, order):
     method=Method.PROPERTY,
     tags=("perceptron", "convergence", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="perceptron.alignment_with_wf_grows",
     explanation="The premise should be about the perfect separator w_f (y_n w_f^T x_n >= "
     "min_n y_n w_f^T x_n > 0). Written with w_t it contradicts the very definition of the "
@@ -277,6 +352,35 @@ def norm_growth_bounded(data, order):
 def cosine_grows_like_sqrt_t(data, order):
     check_cosine_growth(pla_run(data, order=order), data.separator)
 
+
+
+@claim(
+    id="perceptron.cosine_chain_equality_as_written",
+    source="002 'Guarantee of PLA'",
+    statement="(As printed) after T updates from w_0 = 0, cos(angle(w_f, w_T)) equals "
+    "(1/||w_f||) T min_n y_n w_f^T x_n / (sqrt(T) sqrt(max_n ||x_n||^2)), the proof's second "
+    "equality.",
+    method=Method.PROPERTY,
+    tags=("perceptron", "convergence", "erratum"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.OVERCLAIM,
+    corrected_by="perceptron.cosine_grows_like_sqrt_t",
+    explanation="The step puts the lower bound T min_n y_n w_f^T x_n in place of w_f^T w_T and "
+    "the upper bound sqrt(T) R in place of ||w_T||: it is an inequality (>=), an equality only "
+    "when every update is made on a point of least margin orthogonal to the current w (the "
+    "orthogonal data sets of the Novikoff claims). The chain's conclusion "
+    "cos >= sqrt(T) rho / R is right.",
+)
+@given(data=separable_datasets(), order=orders)
+def cosine_chain_equality_as_written(data, order):
+    run = pla_run(data, order=order)
+    w_f = data.separator
+    W = run.W[1:]
+    T = np.arange(1, run.k + 1)
+    cos = (W @ w_f) / (np.linalg.norm(W, axis=1) * np.linalg.norm(w_f))
+    printed = (T * float(np.min(run.y * (run.X_hat @ w_f)))
+               / (np.sqrt(T) * np.sqrt(radius_squared(run))) / np.linalg.norm(w_f))
+    assert_close(cos, printed, ACCUMULATED_ROUNDING, label="cos - printed right-hand side")
 
 
 # ---------------------------------------------------------------------------

@@ -11,13 +11,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from algorithms.perceptron import NotesPocket, Perceptron, PocketPerceptron
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.stats import check_probability_at_least
 from mltheory.strategies import (
     nonseparable_datasets,
     separable_datasets,
 )
 from properties.perceptron.strategies import seeds
+from properties.perceptron.support import check_pla_steps, run_of
 
 # ---------------------------------------------------------------------------
 # Pocket (002 "Pocket PLA", 000 §1.5)
@@ -41,8 +42,14 @@ def _errors(X_hat, y, W):
        iters=st.integers(1, 60))
 def pocket_never_gets_worse(data, seed, iters):
     est = PocketPerceptron(max_iter=iters, random_state=seed).fit(data.X, data.y)
+    run = run_of(est, data, 1.0)
+    check_pla_steps(run)  # the recorded iterates are PLA updates on mistakes
     pocket = np.asarray(est.pocket_errors_)
     current = np.asarray(est.current_errors_)
+    # Mistake counts recomputed from the recorded iterates, and the pocket is one of them.
+    assert np.array_equal(current, _errors(run.X_hat, run.y, run.W)), (
+        current, _errors(run.X_hat, run.y, run.W))
+    assert np.array_equal(run.W[est.pocket_iteration_], est.w_hat_), "pocket is no iterate"
     assert np.all(np.diff(pocket) <= 0), pocket
     assert np.array_equal(pocket, np.minimum.accumulate(current)), (pocket, current)
     y = np.where(data.y == est.classes_[1], 1, -1)
@@ -63,6 +70,7 @@ def _notes_pocket_errors(data, seed, iters):
     method=Method.PROPERTY,
     tags=("perceptron", "pocket", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.CODE,
     corrected_by="perceptron.pocket_never_gets_worse",
     explanation="update() compares the candidate with the current w (len(classify(tmp_w)) <= "
     "len(classify(self.w))), not with the pocket, so a candidate worse than the pocket but "
@@ -104,6 +112,7 @@ def pocket_reaches_zero_error_on_separable_data(data, seed):
     method=Method.PROPERTY,
     tags=("perceptron", "pocket", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.CODE,
     corrected_by="perceptron.pocket_reaches_zero_error_on_separable_data",
     explanation="When exactly one mistake is left the code updates on sample 0 (i = 0) "
     "instead of on that mistake; sample 0 is correctly classified, so the update is not a "
@@ -146,3 +155,60 @@ def pocket_slower_than_pla_on_separable_data(rng, scale):
         slower += pocket_work > pla_work
     evidence.add_examples(used)
     check_probability_at_least(slower, used, 0.5, label="P(pocket needs more evaluations)")
+
+
+def _first_choices(estimator: type, n_points: int, n_seeds: int) -> np.ndarray:
+    """How often each sample is the first one corrected, over ``n_seeds`` seeded runs from
+    w = 0 on ``n_points`` labelled points (every point is then a mistake: margin 0)."""
+    X = np.arange(1.0, n_points + 1.0)[:, None]
+    y = np.where(np.arange(n_points) % 2 == 0, 1, -1)
+    first = [int(estimator(max_iter=1, random_state=seed).fit(X, y).update_indices_[0])
+             for seed in range(n_seeds)]
+    return np.bincount(first, minlength=n_points)
+
+
+def check_every_mistake_chosen(estimator: type) -> None:
+    """Every one of the current mistakes is sometimes the one corrected (2 to 6 mistakes)."""
+    for n_points in range(2, 7):
+        counts = _first_choices(estimator, n_points, _SEEDS_PER_POINT * n_points)
+        evidence.add_examples(int(counts.sum()))
+        never = np.flatnonzero(counts == 0)
+        assert never.size == 0, (
+            f"with {n_points} mistakes, mistake(s) {never.tolist()} never chosen in "
+            f"{int(counts.sum())} seeded runs (choices per mistake: {counts.tolist()})"
+        )
+
+
+#: Seeded runs per candidate mistake: a uniform choice misses one of at most 6 candidates
+#: in 40 * 6 runs with probability 6 (5/6)^240 < 1e-18.
+_SEEDS_PER_POINT = 40
+
+
+@claim(
+    id="perceptron.pocket_corrects_any_mistake",
+    source="002 'Pocket PLA'",
+    statement="Pocket PLA corrects a random mistake of w_t: each current mistake can be the "
+    "one corrected.",
+    method=Method.ENUMERATION,
+    tags=("perceptron", "pocket"),
+)
+def pocket_corrects_any_mistake():
+    check_every_mistake_chosen(PocketPerceptron)
+
+
+@claim(
+    id="perceptron.pocket_code_corrects_any_mistake_as_written",
+    source="000 §1.5 (code)",
+    statement="(The note's Python code) pocket() corrects a random mistake: each current "
+    "mistake can be the one chosen by mistakes[np.random.randint(0, len(mistakes) - 1)].",
+    method=Method.ENUMERATION,
+    tags=("perceptron", "pocket", "erratum"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.CODE,
+    corrected_by="perceptron.pocket_corrects_any_mistake",
+    explanation="numpy's randint excludes its upper bound, so randint(0, len(mistakes) - 1) "
+    "never returns the last index: the last mistake in index order is never corrected (with "
+    "two mistakes the first is always chosen). randint(0, len(mistakes)) was meant.",
+)
+def pocket_code_corrects_any_mistake_as_written():
+    check_every_mistake_chosen(NotesPocket)

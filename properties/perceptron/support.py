@@ -65,14 +65,16 @@ class Run:
 
 def run_of(est: Perceptron, data: LabelledData, eta: float) -> Run:
     """The recorded run of a fitted primal perceptron, checked to be complete: one
-    recorded iterate per update plus the start, the last one the returned weights."""
+    recorded iterate per update plus the start, the last one the final weights (the
+    returned ``w_hat_`` of PLA, ``last_w_hat_`` of a pocket run, which returns the pocket)."""
     y = np.where(data.y == est.classes_[1], 1, -1)
     W = np.asarray(est.weight_history_, dtype=float)
     idx = np.asarray(est.update_indices_, dtype=int)
     assert W.shape == (idx.shape[0] + 1, data.n_features + 1), (
         f"recorded history of shape {W.shape} for {idx.shape[0]} updates"
     )
-    assert np.array_equal(W[-1], est.w_hat_), "returned weights are not the last iterate"
+    final = getattr(est, "last_w_hat_", est.w_hat_)
+    assert np.array_equal(W[-1], final), "the final weights are not the last recorded iterate"
     return Run(X_hat=data.augmented(), y=y, W=W, idx=idx, eta=float(eta))
 
 
