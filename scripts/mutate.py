@@ -52,7 +52,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-ALGORITHMS = REPO / "algorithms"
+#: What a run snapshots at its start (the working tree may change while mutants run).
+SNAPSHOT = ("algorithms", "properties", "proofs", "mltheory", "tests", "pyproject.toml")
+#: Where the code is read from: the repository, or the run's snapshot of it.
+SOURCE_ROOT = REPO
 #: The packages a baseline hashes: a change in any of them invalidates a cached baseline.
 HASHED = ("algorithms", "properties", "proofs", "mltheory")
 #: Seconds a mutant's claims may take, beyond this many times the baseline's.
@@ -331,26 +334,33 @@ def _render(replacement: object, node: ast.AST) -> str:
     return text if isinstance(node, ast.stmt) else f"({text})"
 
 
-def find_sites(source: str, path: str) -> list[Site]:
-    """Every mutation site of a module's source, each checked to compile and to differ."""
+def site_ok(source: str, site: Site, original: str | None = None) -> bool:
+    """Whether the mutant compiles and differs from the module (``original``: its
+    ``ast.dump``, if already computed)."""
+    mutated = apply_site(source, site)
+    try:
+        if ast.dump(ast.parse(mutated)) == (original or ast.dump(ast.parse(source))):
+            return False
+        compile(mutated, site.path, "exec")
+    except SyntaxError:
+        return False
+    return True
+
+
+def find_sites(source: str, path: str, *, check: bool = True) -> list[Site]:
+    """Every mutation site of a module's source; with ``check``, each one checked to
+    compile and to differ (:func:`site_ok`; a run checks only the sampled ones)."""
     tree = ast.parse(source)
     finder = _SiteFinder()
     finder.visit(tree)
     data = source.encode()
     starts = _line_offsets(data)
-    original = ast.dump(tree)
+    original = ast.dump(tree) if check else None
     sites: list[Site] = []
     for node, op, replacement, func, qualname in finder.found:
         start = starts[node.lineno - 1] + node.col_offset  # type: ignore[attr-defined]
         end = starts[node.end_lineno - 1] + node.end_col_offset  # type: ignore[attr-defined]
         text = _render(replacement, node)
-        mutated = data[:start] + text.encode() + data[end:]
-        try:
-            if ast.dump(ast.parse(mutated)) == original:
-                continue
-            compile(mutated, path, "exec")
-        except SyntaxError:
-            continue
         before = data[start:end].decode()
         sites.append(
             Site(
@@ -367,6 +377,8 @@ def find_sites(source: str, path: str) -> list[Site]:
                 text=text,
             )
         )
+    if check:
+        sites = [s for s in sites if site_ok(source, s, original)]
     return sites
 
 
@@ -378,24 +390,32 @@ def apply_site(source: str, site: Site) -> str:
 
 def family_files(family: str) -> list[Path]:
     """The modules of a family that mutation targets (``__init__`` only re-exports)."""
-    return sorted(p for p in (ALGORITHMS / family).glob("*.py") if p.name != "__init__.py")
+    folder = SOURCE_ROOT / "algorithms" / family
+    return sorted(p for p in folder.glob("*.py") if p.name != "__init__.py")
 
 
 def all_families() -> list[str]:
     return sorted(
         p.name
-        for p in ALGORITHMS.iterdir()
+        for p in (SOURCE_ROOT / "algorithms").iterdir()
         if p.is_dir() and not p.name.startswith("_") and (p / "__init__.py").exists()
     )
 
 
-def sample_sites(sites: Sequence[Site], n: int, seed: int, family: str) -> list[Site]:
-    """``n`` sites drawn without replacement, the same for the same seed and site list."""
+def sample_sites(
+    sites: Sequence[Site], n: int, seed: int, family: str, valid=None
+) -> list[Site]:
+    """``n`` sites drawn without replacement, the same for the same seed and site list;
+    ``valid(site)`` (optional) rejects a draw, which is replaced by the next one."""
     ordered = sorted(sites, key=lambda s: (s.path, s.index))
-    if n >= len(ordered):
-        return ordered
-    rng = random.Random(f"{seed}:{family}")
-    return sorted(rng.sample(ordered, n), key=lambda s: (s.path, s.index))
+    random.Random(f"{seed}:{family}").shuffle(ordered)
+    chosen: list[Site] = []
+    for s in ordered:
+        if len(chosen) == n:
+            break
+        if valid is None or valid(s):
+            chosen.append(s)
+    return sorted(chosen, key=lambda s: (s.path, s.index))
 
 
 # ---------------------------------------------------------------------------
@@ -436,6 +456,12 @@ def _worker(args: argparse.Namespace) -> int:
     from mltheory.runner import discover, run_claim
 
     spec = json.loads(Path(args.spec).read_text())
+    import properties
+
+    source = Path(spec["source_root"]).resolve()
+    if not Path(properties.__file__).resolve().is_relative_to(source):
+        print(f"{GUARD_MARK}: {properties.__file__} is not under {source}", file=sys.stderr)
+        return 3
     touched: dict[str, set[tuple[str, int]]] = {}
     current = ["<import>"]
     prefix = str(root) + os.sep
@@ -452,6 +478,13 @@ def _worker(args: argparse.Namespace) -> int:
         sys.settrace(tracer)
         threading.settrace(tracer)
     claims = {c.id: c for c in discover()}
+    if "families" in spec:  # the baseline: every claim of these families
+        spec["claims"] = sorted(
+            cid
+            for cid, c in claims.items()
+            if c.module.split(".")[0] in ("properties", "proofs")
+            and c.module.split(".")[1:2] and c.module.split(".")[1] in spec["families"]
+        )
     baseline = spec.get("baseline", {})
     out: dict[str, object] = {"verdicts": {}, "durations": {}, "difference": None}
     for cid in spec["claims"]:
@@ -495,9 +528,20 @@ class Outcome:
         return {"id": self.site.id, **site, **d}
 
 
+def snapshot(where: Path) -> Path:
+    """Copy the code a run reads (:data:`SNAPSHOT`) to ``where``; returns ``where``."""
+    for name in SNAPSHOT:
+        src = REPO / name
+        if src.is_dir():
+            shutil.copytree(src, where / name, ignore=shutil.ignore_patterns("__pycache__"))
+        elif src.exists():
+            shutil.copy2(src, where / name)
+    return where
+
+
 def _env(copy_root: Path) -> dict[str, str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(copy_root)
+    env["PYTHONPATH"] = os.pathsep.join([str(copy_root), str(SOURCE_ROOT)])
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env.pop("PYTHONSAFEPATH", None)
     return env
@@ -506,7 +550,8 @@ def _env(copy_root: Path) -> dict[str, str]:
 def _make_copy(where: Path, site: Site | None) -> Path:
     root = where / "tree"
     shutil.copytree(
-        ALGORITHMS, root / "algorithms", ignore=shutil.ignore_patterns("__pycache__")
+        SOURCE_ROOT / "algorithms", root / "algorithms",
+        ignore=shutil.ignore_patterns("__pycache__"),
     )
     (root / f"{GUARD_PLUGIN}.py").write_text(
         "import sys\nfrom pathlib import Path\n\n\n"
@@ -542,7 +587,7 @@ def _run_process(cmd: list[str], env: dict, cwd: Path, timeout: float) -> tuple[
 
 def _run_worker(root: Path, spec: dict, timeout: float) -> tuple[dict | None, str]:
     spec_path, out_path = root / "spec.json", root / "out.json"
-    spec_path.write_text(json.dumps(spec))
+    spec_path.write_text(json.dumps({**spec, "source_root": str(SOURCE_ROOT)}))
     cmd = [
         sys.executable, "-P", str(Path(__file__).resolve()), "_worker",
         "--root", str(root), "--spec", str(spec_path), "--out", str(out_path),
@@ -555,23 +600,12 @@ def _run_worker(root: Path, spec: dict, timeout: float) -> tuple[dict | None, st
     return json.loads(out_path.read_text()), ""
 
 
-def _claim_ids_by_family() -> dict[str, list[str]]:
-    from mltheory.runner import discover
-
-    out: dict[str, list[str]] = {}
-    for c in discover():
-        parts = c.module.split(".")
-        if len(parts) >= 2 and parts[0] in ("properties", "proofs"):
-            out.setdefault(parts[1], []).append(c.id)
-    return out
-
-
 def importers(family: str) -> set[str]:
     """Families whose claims or algorithms import ``algorithms.<family>``."""
     pattern = re.compile(rf"\balgorithms\.{family}\b")
     found = {family}
     for top in ("properties", "proofs", "algorithms"):
-        for path in (REPO / top).glob("*/*.py"):
+        for path in (SOURCE_ROOT / top).glob("*/*.py"):
             other = path.parent.name
             if other != family and pattern.search(path.read_text(errors="replace")):
                 found.add(other)
@@ -581,28 +615,30 @@ def importers(family: str) -> set[str]:
 def _tree_hash(extra: str) -> str:
     h = hashlib.sha256(extra.encode())
     for top in HASHED:
-        for path in sorted((REPO / top).rglob("*.py")):
-            h.update(str(path.relative_to(REPO)).encode())
+        for path in sorted((SOURCE_ROOT / top).rglob("*.py")):
+            h.update(str(path.relative_to(SOURCE_ROOT)).encode())
             h.update(path.read_bytes())
     return h.hexdigest()[:20]
 
 
-def baseline(claim_ids: list[str], args: argparse.Namespace, log) -> dict:
-    """Verdicts, durations and traced functions of the unmutated code (cached)."""
-    key = _tree_hash(json.dumps([sorted(claim_ids), args.seed, args.profile]))
+def baseline(families: list[str], args: argparse.Namespace, log) -> dict:
+    """Verdicts, durations and traced functions of the unmutated code, for every claim
+    of ``families`` (cached by the code's hash)."""
+    key = _tree_hash(json.dumps([sorted(families), args.seed, args.profile]))
     cache = Path(args.cache) / f"baseline-{key}.json"
     if cache.exists():
         log(f"baseline: cached ({cache})")
         return json.loads(cache.read_text())
-    log(f"baseline: {len(claim_ids)} claims, traced (once per tree state) ...")
+    log(f"baseline: the claims of {', '.join(families)}, traced (once per code state) ...")
     with tempfile.TemporaryDirectory(prefix="mutate-base-") as tmp:
         root = _make_copy(Path(tmp), None)
-        spec = {"claims": claim_ids, "trace": True, "profile": args.profile, "seed": args.seed}
+        spec = {"families": families, "trace": True, "profile": args.profile, "seed": args.seed}
         result, problem = _run_worker(root, spec, args.baseline_timeout)
     if result is None:
         raise SystemExit(f"mutate: the baseline run failed: {problem}")
     cache.parent.mkdir(parents=True, exist_ok=True)
     cache.write_text(json.dumps(result))
+    log(f"baseline: {len(result['verdicts'])} claims in {sum(result['durations'].values()):.0f} s")
     return result
 
 
@@ -658,7 +694,7 @@ def run_tests(outcome: Outcome, family: str, args: argparse.Namespace) -> None:
             sys.executable, "-P", "-m", "pytest", f"tests/{family}", "-x", "-q", "-n", "0",
             "-p", "no:cacheprovider", "-p", GUARD_PLUGIN, "--import-mode=append",
         ]
-        code, text = _run_process(cmd, _env(root), REPO, args.test_timeout)
+        code, text = _run_process(cmd, _env(root), SOURCE_ROOT, args.test_timeout)
     if code is None:
         outcome.tests, outcome.status = "timeout", "killed-tests"
         outcome.detail = f"tests took longer than {args.test_timeout:.0f} s"
@@ -774,7 +810,7 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def _selection(args: argparse.Namespace) -> dict[str, list[Site]]:
     """Sampled sites per family."""
-    modules = [Path(m).resolve() for m in args.module]
+    modules = [SOURCE_ROOT / Path(m).resolve().relative_to(REPO) for m in args.module]
     families = args.family or sorted({m.parent.name for m in modules}) or all_families()
     chosen: dict[str, list[Site]] = {}
     for family in families:
@@ -782,11 +818,11 @@ def _selection(args: argparse.Namespace) -> dict[str, list[Site]]:
         if not files:
             raise SystemExit(f"mutate: no modules in algorithms/{family}")
         if modules:
-            files = [f for f in files if f.resolve() in modules]
+            files = [f for f in files if f in modules]
         sites = [
             s
             for f in files
-            for s in find_sites(f.read_text(), str(f.relative_to(REPO)))
+            for s in find_sites(f.read_text(), str(f.relative_to(SOURCE_ROOT)), check=False)
         ]
         chosen[family] = sites
     return chosen
@@ -801,14 +837,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             w.add_argument(flag, required=True)
         return _worker(w.parse_args(argv[1:]))
     args = _parse(argv)
+    global SOURCE_ROOT
+    with tempfile.TemporaryDirectory(prefix="mutate-snapshot-") as tmp:
+        SOURCE_ROOT = snapshot(Path(tmp))
+        try:
+            return _main(args)
+        finally:
+            SOURCE_ROOT = REPO
 
+
+def _main(args: argparse.Namespace) -> int:
     def log(msg: str) -> None:
         print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
     from mltheory.rng import DEFAULT_SEED
 
     all_sites = _selection(args)
-    sampled = {f: sample_sites(s, args.n, args.seed, f) for f, s in all_sites.items()}
+    sources: dict[str, str] = {}
+
+    def valid(site: Site) -> bool:
+        if site.path not in sources:
+            sources[site.path] = (SOURCE_ROOT / site.path).read_text()
+        return site_ok(sources[site.path], site)
+
+    sampled = {
+        f: sample_sites(s, args.n, args.seed, f, valid) for f, s in all_sites.items()
+    }
     if args.list:
         for family, sites in sampled.items():
             print(f"# {family}: {len(sites)} of {len(all_sites[family])} sites")
@@ -817,9 +871,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     claim_seed = args.claim_seed if args.claim_seed is not None else DEFAULT_SEED
     run_args = argparse.Namespace(**{**vars(args), "seed": claim_seed})
-    by_family = _claim_ids_by_family()
     wanted = {f for family in sampled for f in importers(family)}
-    base = baseline(sorted({c for f in wanted for c in by_family.get(f, [])}), run_args, log)
+    base = baseline(sorted(wanted), run_args, log)
     results = []
     for family, sites in sampled.items():
         fr = FamilyResult(family, len(all_sites[family]))
