@@ -111,6 +111,9 @@ def _svr_derivation(printed: bool) -> Derivation:
          + sum(ah[i] * (y[i] - f(i) - eps - xh[i]) for i in range(M)))
     w_star = sum(((ah[i] - a[i]) * X[i, :].T for i in range(M)), sp.zeros(D, 1))
     d = Derivation("SVR dual (4.37)-(4.39)" + (" as printed" if printed else ""))
+    for i in range(M):  # mu_i = C - a_i, mu_hat_i = C - ah_i substituted above
+        d.equal(f"dL/dxi{i} = 0 and dL/dxh{i} = 0 with C = a_i + mu_i, C = ah_i + mu_hat_i "
+                "(4.38)", sp.diff(L, xi[i]) ** 2 + sp.diff(L, xh[i]) ** 2, 0)
     for k in range(D):
         d.equal(f"dL/dw{k} = 0 at w = sum (ah_i - a_i) x_i (4.38)",
                 sp.diff(L, w[k]).subs(dict(zip(w, w_star, strict=True))), 0)
@@ -124,6 +127,56 @@ def _svr_derivation(printed: bool) -> Derivation:
     d.equal("L at the stationary point = dual objective (4.39)", L_star,
             sp.expand(dual.subs(on_constraint)))
     return d
+
+
+def _svr_lagrangian_as_printed() -> Derivation:
+    """(4.37) with its bracket as printed: 'C sum_i (xi_i + xh_i - sum mu xi - sum mu_hat xh'
+    opens after C sum_i and is closed (at the latest) after the mu_hat sum, so the
+    multiplier terms sit inside C sum_i; then the slack stationarity of (4.38) is checked."""
+    w = sp.Matrix([sp.Symbol(f"w{k}", real=True) for k in range(D)])
+    a = sp.symbols("a0:3", nonnegative=True)
+    ah = sp.symbols("ah0:3", nonnegative=True)
+    mu = sp.symbols("mu0:3", nonnegative=True)
+    muh = sp.symbols("muh0:3", nonnegative=True)
+    xi = sp.symbols("xi0:3", nonnegative=True)
+    xh = sp.symbols("xh0:3", nonnegative=True)
+    y = sp.symbols("y0:3", real=True)
+    eps = sp.Symbol("epsilon", nonnegative=True)
+
+    def f(i):
+        return (w.T * X[i, :].T)[0] + BETA
+
+    inner = sum(mu[k] * xi[k] for k in range(M)) + sum(muh[k] * xh[k] for k in range(M))
+    L = (w.dot(w) / 2 + C * sum(xi[i] + xh[i] - inner for i in range(M))
+         + sum(a[i] * (f(i) - y[i] - eps - xi[i]) for i in range(M))
+         + sum(ah[i] * (y[i] - f(i) - eps - xh[i]) for i in range(M)))
+    d = Derivation("SVR Lagrangian (4.37) as printed")
+    for i in range(M):
+        stationary = {mu[i]: C - a[i], muh[i]: C - ah[i]}
+        d.equal(f"dL/dxi{i} = 0 and dL/dxh{i} = 0 with C = a_i + mu_i, C = ah_i + mu_hat_i "
+                "(4.38)", (sp.diff(L, xi[i]) ** 2 + sp.diff(L, xh[i]) ** 2).subs(stationary), 0)
+    return d
+
+
+@claim(
+    id="svr.lagrangian_4_37_as_written",
+    source="003 §4.5 (4.37)-(4.38)",
+    statement="The SVR Lagrangian (4.37) as printed, with the bracket opened after "
+    "C sum_i enclosing the multiplier sums -sum mu_i xi_i - sum mu_hat_i xi_hat_i, has the "
+    "slack stationarity conditions C = alpha_i + mu_i and C = alpha_hat_i + mu_hat_i of "
+    "(4.38).",
+    method=Method.SYMBOLIC,
+    tags=("svr", "symbolic", "erratum"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
+    corrected_by="svr.dual_derivation_4_39",
+    explanation="The printed bracket after C sum_i is never closed, which puts the "
+    "multiplier terms inside the sum and under the factor C: dL/dxi_i = C (1 - m mu_i) - "
+    "alpha_i, so (4.38)'s C = alpha_i + mu_i does not make it vanish. With the bracket closed "
+    "after xi_i + xi_hat_i (the correct Lagrangian) every slack derivative vanishes.",
+)
+def lagrangian_4_37_as_written():
+    _svr_lagrangian_as_printed().verify()
 
 
 @claim(

@@ -4,12 +4,12 @@ kernelised LDA (4.46)-(4.53), against explicit finite feature maps."""
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from algorithms.kernels import KernelLDA, KernelRidge, klda_matrices
-from mltheory import Method, claim, evidence
+from algorithms.kernels import GaussianKernel, KernelLDA, KernelRidge, klda_matrices
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import Tolerance, assert_close, assert_leq
 
 #: Solutions of linear systems with condition number up to 1e6 (filtered below).
@@ -136,3 +136,48 @@ def kernel_trick_equals_explicit_lda(X, labels):
                     reason="pseudo-inverse of the rank-deficient N (cond(S_w) <= 1e6, "
                     "cond(Phi)^2 <= 1e6): errors about cond(N_range) * 1e-16")
     assert_close(h_kernel, h_lda, tol, label="kernel-trick vs explicit projection")
+
+
+#: Singular values of N below this fraction of the largest count as zero: N = K (I - P) K is
+#: formed in floating point, so its exact null space shows up at about m eps cond(K) ||N||.
+NULL_SINGULAR_VALUE = 1e-9
+
+
+def check_lda_solution_as_printed(X: np.ndarray, labels: np.ndarray) -> None:
+    """LDA's recipe (1.26) applied to (4.53): alpha = N^{-1}(mu_hat_0 - mu_hat_1) with
+    N^{-1} = V Sigma^{-1} U^T from the SVD of N, which needs every singular value > 0."""
+    K = GaussianKernel(sigma=1.0)(X)
+    _, _, N = klda_matrices(K, labels)
+    sing = np.linalg.svd(N, compute_uv=False)
+    rank = int(np.sum(sing > NULL_SINGULAR_VALUE * sing[0]))
+    evidence.worst("m - rank(N) (0 if N^{-1} exists)", X.shape[0] - rank)
+    assert rank == X.shape[0], (
+        f"N is singular: rank {rank} < m = {X.shape[0]} (singular values "
+        f"{np.array2string(sing / sing[0], precision=2)} relative), so Sigma^{{-1}} and "
+        "N^{-1}(mu_hat_0 - mu_hat_1) do not exist")
+
+
+@claim(
+    id="klda.lda_solution_4_53_as_written",
+    source="003 §4.6 (4.53); 003 §1.6 (1.26)",
+    statement="(4.53) is solved by the method of linear discriminant analysis: as in "
+    "(1.26), alpha = N^{-1}(mu_hat_0 - mu_hat_1), with N^{-1} = V Sigma^{-1} U^T from the "
+    "SVD of N (here for a Gaussian kernel on distinct points).",
+    method=Method.PROPERTY,
+    tags=("kernels", "klda", "erratum"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.MISSING_CONDITION,
+    corrected_by="klda.kernel_trick_equals_explicit_lda",
+    explanation="N = K K^T - sum_c m_c mu_hat_c mu_hat_c^T = K (I - P) K with P the "
+    "projection onto the two class indicators, so rank N <= m - 2 for every sample: N is "
+    "never invertible and Sigma^{-1} does not exist. The LDA recipe needs a pseudo-inverse "
+    "or a ridge N + reg I, which the note does not mention.",
+)
+@given(X=POINTS, labels=hnp.arrays(np.int64, 12, elements=st.integers(0, 1)))
+@example(X=np.array([[0.0], [1.0], [3.0]]), labels=np.array([0, 1, 1]))
+def lda_solution_4_53_as_written(X, labels):
+    m = X.shape[0]
+    assume(m >= 3 and np.unique(X, axis=0).shape[0] == m)  # distinct points: K invertible
+    lab = labels[:m].copy()
+    lab[0], lab[1] = 0, 1
+    check_lda_solution_as_printed(X, lab)

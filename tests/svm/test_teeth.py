@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -11,9 +12,9 @@ from algorithms.svm import SVR, SMOClassifier, pair_step
 from mltheory.strategies import SeparableData
 from mltheory.testing import assert_holds, assert_refutes
 from properties.kernels.functions import assert_psd
+from properties.svm import losses, svr
 from properties.svm import margins as svm
 from properties.svm import smo as svm_smo
-from properties.svm import svr
 from properties.svm.strategies import (
     svm_nonseparable_datasets,
     svm_regression_datasets,
@@ -207,3 +208,131 @@ def test_svr_decision_function_check_holds_unshifted():
         svr.check_svr_decision_function(model, X, w_ref, b_ref, bound, C)
 
     assert_holds(check, slow=True)
+
+
+# ------------------------------------------------------------ constants of the bounds
+# Every bound claim's check body, with one constant scaled (halved, or dropped / cut to 1):
+# each variant must be refuted by the same scenarios the claim runs.
+
+
+@pytest.mark.parametrize(("half", "two"), [(1.0, 2.0), (0.25, 2.0), (0.5, 4.0)])
+def test_step_gain_check_refutes_each_constant_scaled(half, two):
+    """gain = b t - a t^2/2 <= b^2/(2a): the 1/2 dropped (cut to 1) or halved, the 2
+    doubled (the bound halved)."""
+
+    @given(data=svm_smo.svm_separable_datasets(max_samples=8), C=C_VALUES)
+    def check(data, C):
+        svm_smo.check_step_gain(data, C, half=half, two=two)
+
+    assert_refutes(check)
+
+
+@pytest.mark.parametrize("half", [1.0, 0.25])
+def test_objective_replay_refutes_the_gain_constant_scaled(half):
+    @given(case=svm_smo.DATA_AND_C)
+    def check(case):
+        svm_smo.check_objective_increases(*case, half=half)
+
+    assert_refutes(check)
+
+
+@pytest.mark.parametrize("factor", [0.9, 0.99])
+def test_objective_replay_refutes_a_scaled_pair_step(factor):
+    """A pair update scaled by 0.9 or 0.99 still raises the objective (and its gain is
+    b t - a t^2/2 for the scaled t it reports), but it stops short of the pair's optimum:
+    the two-variable check against cvxpy catches it."""
+
+    def scaled(bi, bj, zi, zj, viol, curv, ui, uj):
+        t, ni, nj = pair_step(bi, bj, zi, zj, viol, curv, ui, uj)
+        return factor * t, bi + zi * factor * t, bj - zj * factor * t
+
+    @given(case=svm_smo.DATA_AND_C,
+           alpha_fraction=st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=1, max_size=20),
+           pair=st.tuples(st.integers(0, 30), st.integers(0, 30)))
+    def check(case, alpha_fraction, pair):
+        data, C = case
+        svm_smo.check_two_variable_update(data, C, alpha_fraction, pair, step=scaled)
+
+    assert_refutes(check)
+
+
+@pytest.mark.parametrize(("name", "loss"), [("hinge", losses.hinge), ("exp", losses.exp_loss),
+                                           ("log2", losses.logistic_base2)])
+def test_surrogate_bound_check_refutes_each_surrogate_halved(name, loss):
+    @given(z=losses.Z)
+    @example(z=-1e-12)
+    def check(z):
+        losses.check_upper_bounds(z, [(name, loss)], scale=0.5)
+
+    assert_refutes(check)
+
+
+@pytest.mark.parametrize(("name", "loss"), [
+    ("hinge with its 1 halved", lambda z: losses.hinge(z, one=0.5)),
+    ("log2 with its 1 halved", lambda z: losses.logistic_base2(z, one=0.5)),
+])
+def test_surrogate_bound_check_refutes_an_inner_constant_halved(name, loss):
+    @given(z=losses.Z)
+    @example(z=-1e-12)
+    def check(z):
+        losses.check_upper_bounds(z, [(name, loss)])
+
+    assert_refutes(check)
+
+
+@pytest.mark.parametrize("one", [0.5, 0.0])
+def test_hinge_identity_check_refutes_its_constant_scaled(one):
+    @given(z=losses.Z)
+    def check(z):
+        losses.check_hinge_vs_margin_count(z, one=one)
+
+    assert_refutes(check)
+
+
+def test_max_margin_check_refutes_the_bound_halved():
+    @given(data=SEP)
+    @example(data=svm.MIRRORED)
+    def check(data):
+        svm.check_max_margin(data, factor=0.5)
+
+    assert_refutes(check)
+
+
+def test_soft_weak_duality_check_refutes_the_bound_halved():
+    @given(data=NONSEP, C=C_VALUES)
+    def check(data, C):
+        svm.check_soft_margin_reference(data, C, duality_factor=0.5)
+
+    r = assert_refutes(check, slow=True)
+    assert "W(alpha_smo)" in r.counterexample
+
+
+def test_hard_weak_duality_check_refutes_the_bound_halved():
+    @given(data=SEP)
+    def check(data):
+        svm.check_hard_margin_reference(data, duality_factor=0.5)
+
+    r = assert_refutes(check, slow=True)
+    assert "W(alpha_smo)" in r.counterexample
+
+
+def test_svr_weak_duality_check_refutes_the_bound_halved():
+    @given(data=svm_regression_datasets(max_samples=8), C=C_VALUES)
+    def check(data, C):
+        svr.check_svr_reference(data, C, 0.1, duality_factor=0.5)
+
+    r = assert_refutes(check, slow=True)
+    assert "W(alpha_smo)" in r.counterexample
+
+
+def test_canonical_form_check_refutes_unit_scaling_and_holds_rescaled():
+    @given(data=SEP)
+    def unscaled(data):
+        svm.check_canonical_form(data, rescale=False)
+
+    @given(data=SEP)
+    def rescaled(data):
+        svm.check_canonical_form(data, rescale=True)
+
+    assert_refutes(unscaled)
+    assert_holds(rescaled)
