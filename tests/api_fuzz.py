@@ -370,10 +370,11 @@ def variants(obj: object, case: Case, seed: int = 0) -> list[Variant]:
         hyper = {**_defaults(_signature(obj)), **_init(case)}
         for name, value in hyper.items():
             out += _argument_variants(name, value, case, [])
+        first = next(iter(named), "X")  # the data argument of fit, usually X
         for m in ESTIMATOR_METHODS:
             if hasattr(obj, m):
                 out.append(Variant(f"{m}-unfitted", m, "unfitted", "not_fitted"))
-                out.append(Variant(f"{m}-nan", m, "method-nan", "refuse", names=("X",)))
+                out.append(Variant(f"{m}-nan", m, "method-nan", "refuse", names=(first,)))
     known = set(named) | set(sig.parameters) | (set(hyper) if estimator else set())
     unknown = sorted(set(case.invalid) - known)
     if unknown:
@@ -621,6 +622,8 @@ def _run_estimator(
     est = cls(**init)
     init_text = ", ".join(f"{key}={_short(v)}" for key, v in init.items())
     if variant.kind == "unfitted":
+        if not hasattr(est, arg):
+            return None  # hidden by available_if for this configuration
         method = getattr(est, arg)
         what = f"{name}({init_text}).{arg}(X) before fit"
         try:
@@ -642,7 +645,11 @@ def _run_estimator(
     if variant.kind == "method-nan":
         if not hasattr(est, arg):
             return None  # hidden by available_if for this configuration
-        X_bad = _bad_array(np.asarray(X, dtype=float), "nan")
+        try:
+            X_bad = _bad_array(np.array(X, dtype=float), "nan")
+        except (TypeError, ValueError):
+            return None  # non-numeric data (categories as strings): no NaN to plant
+
         what = f"{what}.{arg}(X with a NaN)"
         try:
             result = getattr(est, arg)(*_method_args(arg, a, X_bad))
