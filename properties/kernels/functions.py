@@ -7,6 +7,7 @@ import numpy as np
 from hypothesis import example, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel, sigmoid_kernel
 
 from algorithms.kernels import (
     GaussianKernel,
@@ -17,6 +18,7 @@ from algorithms.kernels import (
     ScaledByFunctionKernel,
     SigmoidKernel,
     SumKernel,
+    make_kernel,
 )
 from algorithms.svm import SMOClassifier
 from mltheory import ErratumKind, Expect, Method, claim, evidence
@@ -234,3 +236,94 @@ def closure_g_4_23(X, k1, gvals):
     table = gvals[: X.shape[0]]
     g = lambda Z: table[: Z.shape[0]]  # noqa: E731 - any function on the finite sample
     assert_psd(ScaledByFunctionKernel(k1, g)(X), "g(x) K1 g(z)")
+
+
+def laplacian_by_pairs(X: np.ndarray, Z: np.ndarray, sigma: float) -> np.ndarray:
+    """exp(-||x - z|| / sigma) pair by pair (scikit-learn's laplacian_kernel uses the L1
+    norm, not Table 6.1's Euclidean one)."""
+    return np.array([[np.exp(-np.linalg.norm(x - z) / sigma) for z in Z] for x in X])
+
+
+def table_references(kind: str, params: dict):
+    """scikit-learn's pairwise kernels (or a pair loop) in Table 6.1's parametrisation."""
+    if kind == "linear":
+        return lambda X, Z: linear_kernel(X, Z)
+    if kind == "poly":
+        return lambda X, Z: polynomial_kernel(X, Z, degree=params["degree"], gamma=1.0,
+                                              coef0=params.get("coef0", 0.0))
+    if kind == "rbf":
+        return lambda X, Z: rbf_kernel(X, Z, gamma=1.0 / (2.0 * params["sigma"] ** 2))
+    if kind == "laplacian":
+        return lambda X, Z: laplacian_by_pairs(X, Z, params["sigma"])
+    return lambda X, Z: sigmoid_kernel(X, Z, gamma=params["beta"], coef0=params["theta"])
+
+
+#: Two point sets of the same dimension (points and query points).
+POINT_PAIRS = st.integers(1, 3).flatmap(lambda d: st.tuples(*(
+    hnp.arrays(np.float64, st.tuples(st.integers(1, 12), st.just(d)),
+               elements=st.floats(-3, 3, width=64)) for _ in range(2))))
+
+TABLE_6_1 = st.one_of(
+    st.just(("linear", {})),
+    st.tuples(st.just("poly"), st.fixed_dictionaries({"degree": st.integers(1, 4)})),
+    st.tuples(st.just("rbf"), st.fixed_dictionaries({"sigma": st.sampled_from([0.3, 1.0, 4.0])})),
+    st.tuples(st.just("laplacian"),
+              st.fixed_dictionaries({"sigma": st.sampled_from([0.3, 1.0, 4.0])})),
+    st.tuples(st.just("sigmoid"), st.fixed_dictionaries(
+        {"beta": st.sampled_from([0.1, 1.0]), "theta": st.sampled_from([-0.5, -2.0])})),
+)
+
+
+@claim(
+    id="kernels.table_6_1_formulas",
+    source="003 §4.3 (Table 6.1)",
+    statement="Each kernel of Table 6.1 evaluates its printed expression: x^T z, (x^T z)^d, "
+    "exp(-||x - z||^2 / (2 sigma^2)), exp(-||x - z|| / sigma), tanh(beta x^T z + theta) "
+    "(checked against scikit-learn's pairwise kernels, the Laplacian pair by pair), and its "
+    "diagonal is kappa(x_i, x_i).",
+    method=Method.REFERENCE,
+    tags=("kernels", "reference"),
+)
+@given(XZ=POINT_PAIRS, spec=TABLE_6_1)
+def table_6_1_formulas(XZ, spec):
+    X, Z = XZ
+    kind, params = spec
+    check_kernel_formula(make_kernel(kind, params), table_references(kind, params), X, Z)
+
+
+def check_kernel_formula(kernel, reference, X: np.ndarray, Z: np.ndarray) -> None:
+    """``kernel(X, Z)`` and ``kernel.diag(X)`` against an independent ``reference(X, Z)``."""
+    K, ref = kernel(X, Z), reference(X, Z)
+    evidence.worst("max |K - reference| / max(1, |reference|)",
+                   float(np.max(np.abs(K - ref)) / max(1.0, np.abs(ref).max())))
+    assert_close(K, ref, LINEAR_ALGEBRA, label="kernel vs reference")
+    assert_close(kernel.diag(X), np.diag(reference(X, X)), LINEAR_ALGEBRA,
+                 label="diag vs reference diagonal")
+
+
+@claim(
+    id="kernels.closure_formulas_4_21_4_23",
+    source="003 §4.3 (4.21)-(4.23)",
+    statement="The constructions of (4.21)-(4.23) evaluate their (corrected) expressions: "
+    "gamma1 kappa1 + gamma2 kappa2, kappa1(x, z) kappa2(x, z) and g(x) kappa1(x, z) g(z), "
+    "entry by entry from the two kernels' own Gram matrices (scikit-learn's).",
+    method=Method.REFERENCE,
+    tags=("kernels", "reference"),
+)
+@given(X=POINTS, specs=st.tuples(TABLE_6_1, TABLE_6_1),
+       g=st.tuples(st.floats(1e-3, 1e3), st.floats(1e-3, 1e3)),
+       gvals=hnp.arrays(np.float64, 12, elements=st.floats(-100, 100)))
+def closure_formulas_4_21_4_23(X, specs, g, gvals):
+    (k1, p1), (k2, p2) = specs
+    kern1, kern2 = make_kernel(k1, p1), make_kernel(k2, p2)
+    r1, r2 = table_references(k1, p1), table_references(k2, p2)
+    check_kernel_formula(SumKernel(kern1, kern2, gamma1=g[0], gamma2=g[1]),
+                         lambda A, B: g[0] * r1(A, B) + g[1] * r2(A, B), X, X)
+    check_kernel_formula(ProductKernel(kern1, kern2), lambda A, B: r1(A, B) * r2(A, B), X, X)
+    table = gvals[: X.shape[0]]
+
+    def gfun(A):  # any function on the finite sample: a value per row of X
+        return table[: A.shape[0]]
+
+    check_kernel_formula(ScaledByFunctionKernel(kern1, gfun),
+                         lambda A, B: table[:, None] * r1(A, B) * table[None, :], X, X)

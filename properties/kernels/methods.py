@@ -7,6 +7,7 @@ import numpy as np
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from sklearn.metrics.pairwise import rbf_kernel
 
 from algorithms.kernels import GaussianKernel, KernelLDA, KernelRidge, klda_matrices
 from mltheory import ErratumKind, Expect, Method, claim, evidence
@@ -181,3 +182,39 @@ def lda_solution_4_53_as_written(X, labels):
     lab = labels[:m].copy()
     lab[0], lab[1] = 0, 1
     check_lda_solution_as_printed(X, lab)
+
+
+@claim(
+    id="klda.classify_by_projection",
+    source="003 §4.6 (4.50)-(4.53); 003 §1.6",
+    statement="Kernel LDA classifies as LDA does after projecting: a point goes to the class "
+    "whose projected training mean, the mean of h(x_i) = sum_j alpha_j kappa(x_i, x_j) over "
+    "the class, is nearer to h(x) (the Gram matrices here from scikit-learn's rbf_kernel).",
+    method=Method.PROPERTY,
+    tags=("kernels", "klda"),
+)
+@given(X=hnp.arrays(np.float64, st.tuples(st.integers(4, 14), st.integers(1, 3)),
+                    elements=st.floats(-2, 2, width=64)),
+       labels=hnp.arrays(np.int64, 14, elements=st.integers(0, 1)),
+       queries=hnp.arrays(np.float64, (6, 3), elements=st.floats(-3, 3, width=64)),
+       reg=st.sampled_from([1e-6, 1e-2]))
+def classify_by_projection(X, labels, queries, reg):
+    m, d = X.shape
+    lab = labels[:m].copy()
+    lab[:2], lab[2:4] = 0, 1
+    assume(np.unique(X, axis=0).shape[0] == m)
+    names = np.array(["no", "yes"])
+    model = KernelLDA(reg=reg, kernel="rbf", kernel_params={"sigma": 1.0}).fit(X, names[lab])
+    Q = np.vstack([X, queries[:, :d]])
+    gamma = 0.5  # sigma = 1: exp(-||x - z||^2 / 2)
+    h_train = rbf_kernel(X, X, gamma=gamma) @ model.dual_coef_
+    h = rbf_kernel(Q, X, gamma=gamma) @ model.dual_coef_
+    means = np.array([h_train[lab == c].mean() for c in (0, 1)])
+    dist = np.abs(h[:, None] - means[None, :])
+    decided = np.abs(dist[:, 0] - dist[:, 1]) > 1e-9 * max(1.0, np.abs(h).max())
+    expected = names[np.argmin(dist, axis=1)]
+    evidence.worst("points too close to the threshold to decide", int(np.sum(~decided)))
+    predicted = model.predict(Q)
+    assert np.all(predicted[decided] == expected[decided]), (
+        f"predicted {predicted[decided]} but the nearer projected mean says "
+        f"{expected[decided]}")

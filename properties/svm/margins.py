@@ -166,6 +166,7 @@ def check_hard_margin_reference(data, working_set: str = "second_order",
     assert_close(w_smo, w_ref, DUAL_SOLVER, label="w relative error (to ||w||)",
                  context="(4.8) w: ", scale=np.linalg.norm(w_ref))
     f_smo, f_ref = model.decision_function(X), X @ w_ref + b_ref
+    check_sign_rule(model, X, f_ref)
     f_scale = decision_scale(w_ref, b_ref, X)
     evidence.worst("decision-function gap (relative)", relative_error(f_smo, f_ref, f_scale))
     assert_close(f_smo, f_ref, DUAL_SOLVER, label="decision function relative error",
@@ -342,6 +343,14 @@ def bias_4_13_4_14(data):
 # ---------------------------------------------------------------- §4.4 soft margin
 
 
+def check_sign_rule(model, X: np.ndarray, f_ref: np.ndarray) -> None:
+    """predict(x) is classes_[1] where the reference decision function is clearly positive
+    and classes_[0] where clearly negative (the sign rule of (4.10) on y in {-1, +1})."""
+    clear = np.abs(f_ref) > 1e-3 * max(1.0, float(np.abs(f_ref).max()))
+    expected = model.classes_[(f_ref > 0).astype(int)]
+    assert np.all(model.predict(X)[clear] == expected[clear]), "predict disagrees with sign(f)"
+
+
 def check_soft_margin_reference(data, C, working_set="second_order", cls=SMOClassifier,
                                 duality_factor: float = 1.0):
     """SMO vs the cvxpy soft-margin primal and dual; ``duality_factor`` scales the
@@ -372,6 +381,7 @@ def check_soft_margin_reference(data, C, working_set="second_order", cls=SMOClas
     assert_leq(np.linalg.norm(w_smo - w_ref), w_bound, label="||w_smo - w_ref|| / certified bound")
     f_smo, f_ref = model.decision_function(X), X @ w_ref + b_ref
     gap = evidence.worst("decision-function gap (relative)", _decision_gap(f_smo, f_ref))
+    check_sign_rule(model, X, f_ref)
     free = np.flatnonzero((model.alpha_ > 1e-6 * C) & (model.alpha_ < (1 - 1e-6) * C))
     if free.size:  # a free SV s pins b = y_s - w.x_s (KKT), so f is unique
         radius = np.linalg.norm(X, axis=1).max()
