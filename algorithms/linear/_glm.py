@@ -18,6 +18,7 @@ from algorithms._validation import (
     check_choice,
     check_fitted,
     check_real,
+    check_squares_representable,
     validate_classification,
     validate_features,
     validate_regression,
@@ -134,6 +135,8 @@ class GeneralizedLinearModel(RegressorMixin, BaseEstimator):
         ``q = 1`` (Gaussian, Bernoulli) or ``K - 1`` (categorical).
     log_likelihood_history_, objective_history_ : ndarray
         Full log-likelihood / penalised negative log-likelihood after every Newton step.
+    coef_history_ : ndarray of shape (n_recorded, p, q)
+        The iterates behind the histories (bias row last), recorded in the Newton loop.
     step_sizes_ : ndarray
         The accepted Newton step lengths.
     n_iter_, converged_, separable_
@@ -164,6 +167,7 @@ class GeneralizedLinearModel(RegressorMixin, BaseEstimator):
         if family == "gaussian":
             sigma = check_real(self.sigma, "sigma", low=0.0, low_open=True)
             X_arr, y_arr = validate_regression(self, X, y)
+            check_squares_representable(y_arr, "y")  # the log-likelihood holds y^2 / sigma^2
             self.classes_ = None
             return X_arr, y_arr, GaussianFamily(sigma)
         X_arr, codes = validate_classification(
@@ -189,11 +193,12 @@ class GeneralizedLinearModel(RegressorMixin, BaseEstimator):
         """
         settings = likelihood_settings(self)
         X_arr, y_enc, family = self._validate_data(X, y)
-        Xh, mask = biased_design(X_arr, settings.fit_intercept)
+        Xh, mask, scale = biased_design(X_arr, settings.fit_intercept, settings.lam)
         res = fit_by_newton(
             type(self).__name__, Xh, y_enc, family, settings, mask,
             n_classes=None if family.name == "gaussian" else self.classes_.size,
         )
+        res.unscale(scale, X_arr.shape[1])
         self.family_ = family
         self.coef_, self.intercept_ = split_coef(res.coef, X_arr.shape[1], settings.fit_intercept)
         record_fit(self, res)

@@ -38,7 +38,7 @@ def _check_counts(m_pos: object, m_neg: object) -> tuple[float, float]:
 
 
 def _check_probabilities(y: object) -> np.ndarray:
-    p = check_array_argument(y, "y", allow_empty=True, finite=False)
+    p = check_array_argument(y, "y", allow_empty=True, finite=False, real=True)
     if not np.all((p >= 0) & (p <= 1)):  # also refuses NaN
         raise ValueError("y must hold probabilities in [0, 1] (no NaN/inf).")
     return p

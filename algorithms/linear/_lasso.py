@@ -25,6 +25,7 @@ from algorithms._validation import (
     check_choice,
     check_int,
     check_real,
+    check_squares_representable,
     validate_regression,
 )
 from algorithms.linear._ols import LinearPredictor, centre, intercept_of
@@ -41,7 +42,7 @@ def soft_threshold(z: np.ndarray | float, threshold: float) -> np.ndarray:
     It is the proximal map of ``t ||.||_1`` (003 (10.12) with ``t = lambda / L``).
     """
     t = check_real(threshold, "threshold", low=0.0)
-    z = check_array_argument(z, "z", allow_empty=True)
+    z = check_array_argument(z, "z", allow_empty=True, real=True)
     return np.sign(z) * np.maximum(np.abs(z) - t, 0.0)
 
 
@@ -235,10 +236,10 @@ def solve_l1_l2(
     scaled design's stays that of X, and a step smaller than ``eps |w|`` is lost to
     rounding, which stalls the unscaled method at a duality gap ~ ``eps L ||w||^2``.
     """
-    X_arr = check_array_argument(X, "X", ndim=2)
-    y_arr = check_array_argument(y, "y", shape=(X_arr.shape[0],))
+    X_arr = check_array_argument(X, "X", ndim=2, real=True)
+    y_arr = check_array_argument(y, "y", shape=(X_arr.shape[0],), real=True)
     if coef_init is not None:
-        coef_init = check_array_argument(coef_init, "coef_init", shape=(X_arr.shape[1],))
+        coef_init = check_array_argument(coef_init, "coef_init", shape=(X_arr.shape[1],), real=True)
     return _solve_l1_l2(
         X_arr, y_arr, check_real(l1, "l1", low=0.0, low_open=True),
         check_real(l2, "l2", low=0.0), *check_solver_settings(solver, max_iter, tol),
@@ -260,6 +261,8 @@ def _solve_l1_l2(
     tol: float, *, coef_init: np.ndarray | None = None, refine: bool = True,
 ) -> L1Solution:
     """:func:`solve_l1_l2` on validated input."""
+    check_squares_representable(X, "X")
+    check_squares_representable(y, "y")
     n, d = X.shape
     quad = _Quadratic(X, y, l2)
     w = np.zeros(d) if coef_init is None else np.array(coef_init, dtype=float)

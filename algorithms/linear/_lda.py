@@ -16,8 +16,10 @@ import scipy.linalg
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 
 from algorithms._validation import (
+    check_array_argument,
     check_int,
     check_real,
+    check_squares_representable,
     validate_classification,
     validate_features,
     validate_labelled_sample,
@@ -38,6 +40,9 @@ SINGULAR_RTOL = 1e-10
 #: Relative size of the ridge added to a singular S_w when ``reg=0``: the
 #: regularised matrix has condition number at most about 1e8.
 SINGULAR_JITTER = 1e-8
+#: Features whose largest magnitude is below this are fitted after division by a power
+#: of two: the scatter matrices hold their squares, which underflow below ~1e-154.
+TINY_FEATURES = 2.0**-64
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,7 @@ def scatter_matrices(X: object, y: object) -> ScatterMatrices:
 
 def _scatter_from_index(X_arr: np.ndarray, classes: np.ndarray, idx: np.ndarray) -> ScatterMatrices:
     """:func:`scatter_matrices` on validated input (``idx`` indexes ``classes``)."""
+    check_squares_representable(X_arr, "X")
     M, d = classes.shape[0], X_arr.shape[1]
     counts = np.bincount(idx, minlength=M)
     sums = np.zeros((M, d))
@@ -137,10 +143,16 @@ def fisher_direction(
     With this sign ``w^T mu_0 - w^T mu_1 = (mu_0 - mu_1)^T S_w^{-1} (mu_0 - mu_1) > 0``:
     class 0 projects *above* class 1.
     """
-    S_w = np.asarray(S_w, dtype=float)
+    S_w = check_array_argument(S_w, "S_w", ndim=2, real=True)
+    d = S_w.shape[0]
+    if S_w.shape != (d, d):
+        raise ValueError(f"S_w must be a square matrix, got shape {S_w.shape}.")
+    mu0 = check_array_argument(mu0, "mu0", shape=(d,), real=True)
+    mu1 = check_array_argument(mu1, "mu1", shape=(d,), real=True)
+    rcond = check_real(rcond, "rcond", low=0.0, high=1.0)
     U, s, Vt = np.linalg.svd(S_w)
     keep = s > rcond * (s[0] if s.size else 0.0)
-    delta = np.asarray(mu0, dtype=float) - np.asarray(mu1, dtype=float)
+    delta = mu0 - mu1
     coords = (U[:, keep].T @ delta) / s[keep]
     return Vt[keep].T @ coords
 
@@ -152,7 +164,12 @@ def rayleigh_quotient(W: object, S_b: np.ndarray, S_w: np.ndarray) -> np.ndarray
     returns an array of k quotients (or a float). Zero denominators give ``inf``
     (or ``nan`` for 0/0), never a silent finite value.
     """
-    W_arr = np.asarray(W, dtype=float)
+    W_arr = check_array_argument(W, "W", real=True)
+    if W_arr.ndim not in (1, 2):
+        raise ValueError(f"W must be a 1-d or 2-d array, got shape {W_arr.shape}.")
+    d = W_arr.shape[-1]
+    S_b = check_array_argument(S_b, "S_b", shape=(d, d), real=True)
+    S_w = check_array_argument(S_w, "S_w", shape=(d, d), real=True)
     single = W_arr.ndim == 1
     W2 = np.atleast_2d(W_arr)
     num = np.einsum("ki,ij,kj->k", W2, S_b, W2)
@@ -237,7 +254,15 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
         """
         reg = check_real(self.reg, "reg", low=0.0)
         X_arr, idx = validate_classification(self, X, y, min_classes=2)
-        sc = _scatter_from_index(X_arr, self.classes_, idx)
+        # Tiny features: their squares (the scatter matrices) would underflow. LDA is
+        # scale-invariant, so fit on X divided by a power of two (exact) and map back.
+        top = float(np.max(np.abs(X_arr)))
+        scale = 2.0 ** round(np.log2(top)) if 0.0 < top < TINY_FEATURES else 1.0
+        reg = reg / scale / scale if reg > 0 else 0.0  # (scale^2 itself may underflow)
+        if not np.isfinite(reg):
+            raise ValueError(f"reg={self.reg!r} is too large for features of magnitude "
+                             f"{top:.3g}: reg / max|X|^2 overflows; rescale X or reg.")
+        sc = _scatter_from_index(X_arr / scale, self.classes_, idx)
         M, d = sc.classes.shape[0], X_arr.shape[1]
         k_max = min(M - 1, d)
         if self.n_components is None:
@@ -289,11 +314,13 @@ class LinearDiscriminantAnalysis(ClassifierMixin, TransformerMixin, BaseEstimato
 
         self.classes_ = sc.classes
         self.class_counts_ = sc.counts
-        self.means_ = sc.means
-        self.xbar_ = sc.overall_mean
-        self.S_w_, self.S_b_, self.S_t_ = sc.S_w, sc.S_b, sc.S_t
-        self.reg_ = reg_used
-        self.scalings_ = W
+        self.means_ = sc.means * scale
+        self.xbar_ = sc.overall_mean * scale
+        self.S_w_, self.S_b_, self.S_t_ = (S * scale * scale for S in (sc.S_w, sc.S_b, sc.S_t))
+        self.reg_ = reg_used * scale * scale
+        if M == 2:
+            self.w_ = self.w_ / scale
+        self.scalings_ = W / scale
         self.eigenvalues_ = np.maximum(lam, 0.0)
         self.n_components_ = k
         self.projected_means_ = (sc.means - sc.overall_mean) @ W

@@ -16,6 +16,7 @@ from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from algorithms._validation import (
+    check_array_argument,
     check_choice,
     check_real,
     validate_classification,
@@ -37,19 +38,39 @@ from algorithms.linear._newton import (
 __all__ = ["LogisticRegression", "logistic_nll", "logistic_nll_gradient", "logistic_nll_hessian"]
 
 
+def _check_problem(beta: object, Xh: object, y: object = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """``beta`` (p,), ``Xh`` (N, p) and 0/1 labels ``y`` (N,), validated."""
+    beta = check_array_argument(beta, "beta", ndim=1, real=True)
+    Xh = check_array_argument(Xh, "Xh", shape=(None, beta.shape[0]), real=True)
+    if y is not None:
+        y = check_array_argument(y, "y", shape=(Xh.shape[0],), real=True)
+        if not np.all((y == 0) | (y == 1)):
+            raise ValueError("y must contain only the labels 0 and 1.")
+    return beta, Xh, y
+
+
 def logistic_nll(beta: np.ndarray, Xh: np.ndarray, y: np.ndarray) -> float:
-    """003 (1.20): ``sum_i [-y_i z_i + ln(1 + e^{z_i})]``, ``z = Xh beta``, via logaddexp."""
+    """003 (1.20): ``sum_i [-y_i z_i + ln(1 + e^{z_i})]``, ``z = Xh beta``, via logaddexp.
+
+    ``beta`` has shape (p,), ``Xh`` (N, p) (bias column included by the caller) and the
+    labels ``y`` (N,) are 0 or 1.
+    """
+    beta, Xh, y = _check_problem(beta, Xh, y)
     z = Xh @ beta
-    return float(np.sum(np.logaddexp(0.0, z) - y * z))
+    # ln(1 + e^z) - y z = ln(1 + e^{-z}) for y = 1: one logaddexp per term, no cancellation
+    return float(np.sum(np.logaddexp(0.0, np.where(y == 1, -z, z))))
 
 
 def logistic_nll_gradient(beta: np.ndarray, Xh: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """``-sum_i x_hat_i (y_i - sigma(z_i))``."""
+    """``-sum_i x_hat_i (y_i - sigma(z_i))``, shape (p,) (arguments as :func:`logistic_nll`)."""
+    beta, Xh, y = _check_problem(beta, Xh, y)
     return -(Xh.T @ (y - expit(Xh @ beta)))
 
 
 def logistic_nll_hessian(beta: np.ndarray, Xh: np.ndarray) -> np.ndarray:
-    """``sum_i x_hat_i x_hat_i^T sigma(z_i)(1 - sigma(z_i))``."""
+    """``sum_i x_hat_i x_hat_i^T sigma(z_i)(1 - sigma(z_i))``, shape (p, p)."""
+    beta, Xh, _ = _check_problem(beta, Xh)
     p = expit(Xh @ beta)
     return Xh.T @ (Xh * (p * (1.0 - p))[:, None])
 
@@ -83,6 +104,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     log_likelihood_history_ : ndarray
         ``L(w) = sum_i [y_i z_i - ln(1 + e^{z_i})]`` (004 §3.2) at the start and after
         every iteration.
+    coef_history_ : ndarray of shape (n_recorded, p, 1)
+        The iterates ``(w; b)`` behind the histories, recorded inside the solver loop.
     objective_history_ : ndarray
         The minimised objective: ``-L + lam/2 ||w||^2``.
     n_iter_, converged_
@@ -128,13 +151,14 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             self, X, y, max_classes=2,
             what="logistic regression is binary; SoftmaxRegression handles K classes",
         )
-        Xh, mask = biased_design(X_arr, settings.fit_intercept)
+        Xh, mask, scale = biased_design(X_arr, settings.fit_intercept, settings.lam)
         if solver == "newton":
             res = fit_by_newton(type(self).__name__, Xh, codes, BernoulliFamily(), settings,
                                 mask, n_classes=2)
-            beta = res.coef[:, 0]
         else:
-            res, beta = self._gradient_descent(Xh, codes.astype(float), settings, mask)
+            res = self._gradient_descent(Xh, codes.astype(float), settings, mask)
+        res.unscale(scale, X_arr.shape[1])
+        beta = res.coef[:, 0]
         d = X_arr.shape[1]
         self.coef_ = beta[:d].copy()
         self.intercept_ = float(beta[d]) if settings.fit_intercept else 0.0
@@ -143,7 +167,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         return self
 
     def _gradient_descent(self, Xh: np.ndarray, y: np.ndarray, settings: LikelihoodSettings,
-                          mask: np.ndarray) -> tuple[NewtonResult, np.ndarray]:
+                          mask: np.ndarray) -> NewtonResult:
         n, p = Xh.shape
         lam, max_iter = settings.lam, settings.max_iter
         if self.learning_rate is None:
@@ -162,6 +186,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         ll, obj = objective(beta)
         res.log_likelihood_history.append(ll)
         res.objective_history.append(obj)
+        res.coef_history.append(beta[:, None].copy())
         for it in range(1, max_iter + 1):
             grad = logistic_nll_gradient(beta, Xh, y) + lam * mask * beta
             if float(grad @ grad) / (2.0 * L) <= settings.tol * n:
@@ -171,6 +196,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             ll, obj = objective(beta)
             res.log_likelihood_history.append(ll)
             res.objective_history.append(obj)
+            res.coef_history.append(beta[:, None].copy())
             res.n_iter = it
             if lam == 0 and all_strictly_separated((Xh @ beta)[:, None], y[:, None]):
                 res.separated = True
@@ -184,7 +210,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             f"gradient descent did not converge in {max_iter} iterations; increase max_iter "
             "or tol",
         )
-        return res, beta
+        res.coef = beta[:, None]
+        return res
 
     def decision_function(self, X: object) -> np.ndarray:
         """``z = w^T x + b``, the log-odds ln(p1 / p0) (003 (1.16))."""

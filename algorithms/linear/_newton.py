@@ -25,7 +25,12 @@ import numpy as np
 import scipy.linalg
 from sklearn.exceptions import ConvergenceWarning
 
-from algorithms._validation import check_bool, check_int, check_real
+from algorithms._validation import (
+    check_bool,
+    check_int,
+    check_real,
+    check_squares_representable,
+)
 from algorithms.linear._exponential_family import ExponentialFamily
 from algorithms.linear._ols import add_bias_column
 
@@ -51,12 +56,23 @@ class NewtonResult:
     coef: np.ndarray  # (p, q)
     log_likelihood_history: list[float] = field(default_factory=list)
     objective_history: list[float] = field(default_factory=list)
+    #: the iterates themselves, recorded inside the loop (``coef_history[k]`` is the
+    #: point whose values are ``log_likelihood_history[k]``, ``objective_history[k]``)
+    coef_history: list[np.ndarray] = field(default_factory=list)
     step_sizes: list[float] = field(default_factory=list)
     n_iter: int = 0
     converged: bool = False
     separated: bool = False
     capped: bool = False
     line_search_failed: bool = False
+
+    def unscale(self, scale: float, n_features: int) -> None:
+        """Map weights fitted on features divided by ``scale`` back to the features'
+        units: the first ``n_features`` rows of ``coef`` and of every iterate."""
+        if scale == 1.0:
+            return
+        for B in [self.coef, *self.coef_history]:
+            B[:n_features] /= scale
 
 
 def all_strictly_separated(eta: np.ndarray, T: np.ndarray) -> bool:
@@ -180,6 +196,7 @@ def fit_glm_newton(
     ll, obj, eta = evaluate(B)
     res.log_likelihood_history.append(ll)
     res.objective_history.append(obj)
+    res.coef_history.append(B.copy())
     for it in range(1, max_iter + 1):
         mu = family.mean(eta)
         grad = -(Xh.T @ (T - mu)) + lam * mask[:, None] * B  # gradient of the objective
@@ -200,6 +217,7 @@ def fit_glm_newton(
                 B, ll, obj, eta = B - direction, ll_new, obj_new, eta_new
                 res.log_likelihood_history.append(ll)
                 res.objective_history.append(obj)
+                res.coef_history.append(B.copy())
                 res.step_sizes.append(1.0)
                 res.n_iter = it
             res.converged = True
@@ -220,6 +238,7 @@ def fit_glm_newton(
         B, ll, obj, eta = B_new, ll_new, obj_new, eta_new
         res.log_likelihood_history.append(ll)
         res.objective_history.append(obj)
+        res.coef_history.append(B.copy())
         res.step_sizes.append(t)
         res.n_iter = it
         if stop_on_separation and all_strictly_separated(eta, T):
@@ -258,15 +277,37 @@ def likelihood_settings(estimator: object) -> LikelihoodSettings:
     )
 
 
-def biased_design(X: np.ndarray, fit_intercept: bool) -> tuple[np.ndarray, np.ndarray]:
-    """``(X_hat, mask)``: ``X`` with a last column of ones when fitting an intercept, and
-    the 0/1 weights of the L2 penalty per row of the coefficients (0 for the bias)."""
+#: Feature magnitudes outside [2^-SCALE_EXPONENT, 2^SCALE_EXPONENT] are brought to order
+#: one before an unpenalised fit: the Hessian's entries (squares of the features) would
+#: otherwise underflow or overflow. Inside the range nothing is rescaled.
+SCALE_EXPONENT = 64
+
+
+def biased_design(X: np.ndarray, fit_intercept: bool, lam: float = 0.0
+                  ) -> tuple[np.ndarray, np.ndarray, float]:
+    """``(X_hat, mask, scale)``: ``X / scale`` with a last column of ones when fitting an
+    intercept, the 0/1 weights of the L2 penalty per row of the coefficients (0 for the
+    bias), and the power of two ``scale`` the features were divided by.
+
+    With ``lam = 0`` the maximum-likelihood fit is equivariant under scaling the features
+    (the feature weights scale inversely), so features of extreme magnitude are divided
+    by a power of two (exact) near their largest entry; the caller maps the weights back
+    with :meth:`NewtonResult.unscale`. With ``lam > 0`` the penalty is not scale-free:
+    the features are kept, and refused if the sums of their squares overflow.
+    """
+    scale = 1.0
+    top = float(np.max(np.abs(X))) if X.size else 0.0
+    if lam > 0:
+        check_squares_representable(X, "X")
+    elif top > 0 and not 2.0**-SCALE_EXPONENT <= top <= 2.0**SCALE_EXPONENT:
+        scale = 2.0 ** round(np.log2(top))
+        X = X / scale
     if not fit_intercept:
-        return X, np.ones(X.shape[1])
+        return X, np.ones(X.shape[1]), scale
     Xh = add_bias_column(X)
     mask = np.ones(Xh.shape[1])
     mask[-1] = 0.0
-    return Xh, mask
+    return Xh, mask, scale
 
 
 def warn_fit_outcome(name: str, res: NewtonResult, not_converged: str) -> None:
@@ -333,9 +374,11 @@ def split_coef(B: np.ndarray, n_features: int, fit_intercept: bool
 
 
 def record_fit(estimator: object, res: NewtonResult) -> None:
-    """Store the solver's trace: ``log_likelihood_history_``, ``n_iter_``,
-    ``converged_`` and ``separable_``."""
+    """Store the solver's trace: ``log_likelihood_history_``, ``coef_history_`` (the
+    iterates, shape (n_recorded, p, q), bias row last when fitting an intercept),
+    ``n_iter_``, ``converged_`` and ``separable_``."""
     estimator.log_likelihood_history_ = np.asarray(res.log_likelihood_history)
+    estimator.coef_history_ = np.asarray(res.coef_history)
     estimator.n_iter_ = res.n_iter
     estimator.converged_ = bool(res.converged)
     estimator.separable_ = bool(res.separated)

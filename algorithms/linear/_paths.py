@@ -14,7 +14,13 @@ import numpy as np
 import scipy.linalg
 from sklearn.exceptions import ConvergenceWarning
 
-from algorithms._validation import check_array_argument, check_bool, check_int, check_real
+from algorithms._validation import (
+    check_array_argument,
+    check_bool,
+    check_int,
+    check_real,
+    check_squares_representable,
+)
 from algorithms.linear._elastic_net import elastic_net_penalties
 from algorithms.linear._lasso import _solve_l1_l2, check_solver_settings
 from algorithms.linear._ols import centre
@@ -42,10 +48,10 @@ class RegularisationPath:
 
     def __init__(self, lams: np.ndarray, coefs: np.ndarray, intercepts: np.ndarray,
                  converged: np.ndarray) -> None:
-        self.lams = check_array_argument(lams, "lams", ndim=1)
+        self.lams = check_array_argument(lams, "lams", ndim=1, real=True)
         n = self.lams.shape[0]
-        self.coefs = check_array_argument(coefs, "coefs", shape=(n, None))
-        self.intercepts = check_array_argument(intercepts, "intercepts", shape=(n,))
+        self.coefs = check_array_argument(coefs, "coefs", shape=(n, None), real=True)
+        self.intercepts = check_array_argument(intercepts, "intercepts", shape=(n,), real=True)
         self.converged = check_array_argument(converged, "converged", shape=(n,), dtype=bool)
 
     def __repr__(self) -> str:
@@ -54,14 +60,16 @@ class RegularisationPath:
 
 def _centred_data(X: object, y: object, fit_intercept: object):
     """Validated ``(X - xbar, y - ybar, xbar, ybar)`` (no centring without an intercept)."""
-    X_arr = check_array_argument(X, "X", ndim=2)
-    y_arr = check_array_argument(y, "y", shape=(X_arr.shape[0],))
+    X_arr = check_array_argument(X, "X", ndim=2, real=True)
+    y_arr = check_array_argument(y, "y", shape=(X_arr.shape[0],), real=True)
+    check_squares_representable(X_arr, "X")
+    check_squares_representable(y_arr, "y")
     return centre(X_arr, y_arr, check_bool(fit_intercept, "fit_intercept"))
 
 
 def _check_lams(lams: object) -> np.ndarray:
     """A non-empty grid of finite lambdas > 0, sorted in descending order."""
-    grid = check_array_argument(lams, "lams").reshape(-1)
+    grid = check_array_argument(lams, "lams", real=True).reshape(-1)
     if np.any(grid <= 0):
         raise ValueError(f"lams must all be > 0, got the minimum {float(grid.min())!r}.")
     return np.sort(grid)[::-1]

@@ -16,6 +16,7 @@ from algorithms._validation import (
     check_array_argument,
     check_bool,
     check_real,
+    check_squares_representable,
     validate_regression,
 )
 from algorithms.linear._ols import (
@@ -51,13 +52,14 @@ def ridge_solve(A: np.ndarray, y: np.ndarray, lam: float) -> np.ndarray:
     ``w = A^T (A A^T + lam I)^{-1} y`` (same solution, smaller matrix). No inverse is
     formed.
     """
-    A_arr = check_array_argument(A, "A", ndim=2)
-    y_arr = check_array_argument(y, "y", shape=(A_arr.shape[0],))
+    A_arr = check_array_argument(A, "A", ndim=2, real=True)
+    y_arr = check_array_argument(y, "y", shape=(A_arr.shape[0],), real=True)
     return _ridge_solve(A_arr, y_arr, check_real(lam, "lam", low=0.0, low_open=True))
 
 
 def _ridge_solve(A: np.ndarray, y: np.ndarray, lam: float) -> np.ndarray:
     """:func:`ridge_solve` on validated input."""
+    check_squares_representable(A, "A")
     n, p = A.shape
     if n >= p:
         gram = A.T @ A
@@ -109,6 +111,7 @@ class Ridge(LinearPredictor):
         fit_intercept = check_bool(self.fit_intercept, "fit_intercept")
         penalize_intercept = check_bool(self.penalize_intercept, "penalize_intercept")
         X_arr, y_arr = validate_regression(self, X, y)
+        check_squares_representable(X_arr, "X")
         d = X_arr.shape[1]
         augmented = fit_intercept and penalize_intercept
         if augmented:

@@ -18,7 +18,13 @@ import scipy.optimize
 from scipy.special import logsumexp, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from algorithms._validation import check_choice, validate_classification, validate_features
+from algorithms._validation import (
+    check_array_argument,
+    check_choice,
+    check_codes,
+    validate_classification,
+    validate_features,
+)
 from algorithms.linear._exponential_family import CategoricalFamily
 from algorithms.linear._newton import (
     LikelihoodSettings,
@@ -37,7 +43,22 @@ __all__ = ["SoftmaxRegression", "softmax_nll"]
 
 
 def softmax_nll(W: np.ndarray, Xh: np.ndarray, codes: np.ndarray) -> float:
-    """``-sum_i ln softmax(Xh_i W)_{y_i}`` for K score columns ``W`` (p, K), via log-sum-exp."""
+    """``-sum_i ln softmax(Xh_i W)_{y_i}`` for K score columns ``W`` (p, K), via log-sum-exp.
+
+    Parameters
+    ----------
+    W : array-like of shape (p, K)
+    Xh : array-like of shape (N, p)
+    codes : array-like of int, shape (N,)
+        The class of each sample as a column index of ``W``, in ``0..K-1``.
+
+    Returns
+    -------
+    float
+    """
+    W = check_array_argument(W, "W", ndim=2, real=True)
+    Xh = check_array_argument(Xh, "Xh", shape=(None, W.shape[0]), real=True)
+    codes = check_codes(codes, "codes", Xh.shape[0], W.shape[1])
     Z = Xh @ W
     return float(np.sum(logsumexp(Z, axis=1) - Z[np.arange(Z.shape[0]), codes]))
 
@@ -121,6 +142,9 @@ class SoftmaxRegression(ClassifierMixin, BaseEstimator):
     intercept_ : ndarray of shape (K-1,) or (K,)
     reference_class_ : the reference class (reference parametrisation) or None
     log_likelihood_history_ : ndarray
+    coef_history_ : ndarray of shape (n_recorded, p, K-1) or (n_recorded, p, K)
+        The iterates behind ``log_likelihood_history_`` (bias row last), recorded in the
+        solver loop (symmetric: L-BFGS's iterates in their own gauge, then the polish).
     n_iter_, converged_, separable_
 
     Notes
@@ -157,22 +181,23 @@ class SoftmaxRegression(ClassifierMixin, BaseEstimator):
         settings = likelihood_settings(self)
         X_arr, codes = validate_classification(self, X, y)
         K = self.classes_.size
-        Xh, mask = biased_design(X_arr, settings.fit_intercept)
+        Xh, mask, scale = biased_design(X_arr, settings.fit_intercept, settings.lam)
         if param == "reference":
             res = fit_by_newton(type(self).__name__, Xh, codes, CategoricalFamily(K), settings,
                                 mask, n_classes=K)
-            B = res.coef  # (p, K-1)
             self.reference_class_ = self.classes_[-1]
         else:
-            res, B = self._fit_symmetric(Xh, codes, K, settings, mask)
+            res = self._fit_symmetric(Xh, codes, K, settings, mask)
             self.reference_class_ = None
+        res.unscale(scale, X_arr.shape[1])
+        B = res.coef  # (p, K-1) or (p, K)
         self.coef_, self.intercept_ = split_coef(B, X_arr.shape[1], settings.fit_intercept)
         record_fit(self, res)
         return self
 
     @staticmethod
     def _fit_symmetric(Xh: np.ndarray, codes: np.ndarray, K: int, settings: LikelihoodSettings,
-                       mask: np.ndarray) -> tuple[NewtonResult, np.ndarray]:
+                       mask: np.ndarray) -> NewtonResult:
         n, p = Xh.shape
         lam, tol = settings.lam, settings.tol
         Y = np.zeros((n, K))
@@ -190,8 +215,9 @@ class SoftmaxRegression(ClassifierMixin, BaseEstimator):
 
         def callback(theta: np.ndarray) -> None:
             res.log_likelihood_history.append(-softmax_nll(theta.reshape(p, K), Xh, codes))
+            res.coef_history.append(theta.reshape(p, K).copy())
 
-        res.log_likelihood_history.append(-softmax_nll(np.zeros((p, K)), Xh, codes))
+        callback(np.zeros(p * K))
         opt = scipy.optimize.minimize(
             fun, np.zeros(p * K), jac=True, method="L-BFGS-B", callback=callback,
             options={"maxiter": settings.max_iter, "gtol": tol * n, "ftol": 1e-15, "maxcor": 20},
@@ -208,7 +234,8 @@ class SoftmaxRegression(ClassifierMixin, BaseEstimator):
         if lam == 0 and all_strictly_separated(eta, T):
             res.separated, res.converged = True, False
         warn_fit_outcome("SoftmaxRegression", res, f"L-BFGS did not converge: {opt.message}")
-        return res, W
+        res.coef = W
+        return res
 
     def class_scores(self, X: object) -> np.ndarray:
         """All K class scores ``w_k^T x + b_k``, shape (N, K); the reference class scores 0."""

@@ -25,7 +25,7 @@ from mltheory import Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, LINEAR_ALGEBRA, Tolerance, assert_close, assert_leq
 from mltheory.strategies import labelled_datasets, separable_datasets
 from properties.linear.strategies import overlapping_classification_datasets
-from properties.linear.support import quietly
+from properties.linear.support import glm_log_likelihood, glm_score, quietly
 
 SMALL_INTS = st.integers(-3, 3).map(float)
 #: Two fits of the same strictly convex problem, each stopped at a Newton decrement /
@@ -107,6 +107,84 @@ def check_nll_is_negative_loglik(problem, nll=logistic_nll) -> None:
                  label="(1.20) vs -(1.18)")
     assert_close(nll(beta, Xh, y), nll_1_20(Xh, y, beta), EXACT_ARITHMETIC,
                  label="logistic_nll vs (1.20)")
+
+
+#: Scores of the stability claim: up to |z| = 1e3, where e^z overflows float64 (z > 709)
+#: and ln(1 + e^z) computed naively loses every digit (z < -37) or becomes inf.
+STABLE_SCORES = st.one_of(st.floats(-1e3, 1e3), st.sampled_from([-1e3, -745.0, -40.0, 36.0,
+                                                                    710.0, 1e3]))
+#: Terms of (1.20) are computed from a few correctly rounded library calls (logaddexp,
+#: a product, a difference of non-negative parts that cannot cancel badly since
+#: ln(1 + e^z) >= z): a few ulps each.
+FEW_ULPS = Tolerance(rtol=8 * float(np.finfo(float).eps), atol=1e-300,
+                     reason="a few correctly rounded operations per term, no cancellation")
+
+
+#: Decimal digits of the reference: ln(1 + e^z) - z = ln(1 + e^-z) ~ e^-1000 ~ 1e-435 at
+#: z = 1e3, so the literal difference needs about 435 + 17 digits to keep float64's.
+EXACT_DIGITS = 500
+
+
+def exact_term(z: float, y: float) -> float:
+    """ln(1 + e^z) - y z, literally, in EXACT_DIGITS-digit arithmetic, rounded to float64."""
+    import mpmath
+
+    with mpmath.workdps(EXACT_DIGITS):
+        zz = mpmath.mpf(z)
+        return float(mpmath.log1p(mpmath.exp(zz)) - mpmath.mpf(y) * zz)
+
+
+def exact_log_probabilities(z: float) -> list[float]:
+    """[ln p(y=0|z), ln p(y=1|z)] = [-ln(1 + e^z), -ln(1 + e^-z)] in EXACT_DIGITS digits."""
+    import mpmath
+
+    with mpmath.workdps(EXACT_DIGITS):
+        zz = mpmath.mpf(z)
+        return [float(-mpmath.log1p(mpmath.exp(zz))), float(-mpmath.log1p(mpmath.exp(-zz)))]
+
+
+def fixed_score_model(nll=logistic_nll):
+    """A fitted LogisticRegression with w = 1, b = 0 on one feature: its decision score is
+    the feature itself, so predict_log_proba is evaluated at exactly the drawn z."""
+    model = LogisticRegression()
+    model.coef_, model.intercept_ = np.array([1.0]), 0.0
+    model.classes_, model.n_features_in_ = np.array([0, 1]), 1
+    return model
+
+
+def check_nll_stable(z: np.ndarray, y: np.ndarray, nll=logistic_nll,
+                     model_factory=fixed_score_model) -> None:
+    """Every term of ``nll`` (one sample at a time, score z) and the model's
+    ``predict_log_proba`` at z match high-precision arithmetic to a few ulps."""
+    for zi, yi in zip(z, y, strict=True):
+        got = nll(np.array([1.0]), np.array([[zi]]), np.array([yi]))
+        assert_close(got, exact_term(float(zi), float(yi)), FEW_ULPS,
+                     label=f"(1.20) term at z = {zi!r}, y = {yi!r}")
+    got = model_factory().predict_log_proba(z[:, None])
+    exact = np.array([exact_log_probabilities(float(zi)) for zi in z])
+    assert_close(got, exact, FEW_ULPS, label="predict_log_proba vs high-precision values")
+    evidence.worst("largest |z|", float(np.max(np.abs(z))))
+
+
+#: Strategies of the stability claim (shared with its teeth test).
+STABLE_CASES = dict(z=hnp.arrays(np.float64, st.integers(1, 8), elements=STABLE_SCORES),
+                    labels=st.lists(st.sampled_from([0.0, 1.0]), min_size=8, max_size=8))
+
+
+@claim(
+    id="linear.logistic_nll_stable_1_20",
+    source="003 §1.5 (1.20); 004 §3.2",
+    statement="The library evaluates (1.20) stably: each term ln(1 + e^z) - y z and the log "
+    "class probabilities -ln(1 + e^{-+z}) agree with high-precision arithmetic to a few ulps for "
+    "scores |z| up to 1e3, where e^z overflows and the literal formula returns inf or 0 "
+    "(reference: the literal formula in 500-digit arithmetic).",
+    method=Method.REFERENCE,
+    tags=("linear", "logistic", "numerics"),
+)
+@given(**STABLE_CASES)
+@example(z=np.array([-1e3, -40.0, 36.0, 710.0, 1e3]), labels=[0.0, 1.0, 0.0, 1.0, 0.0] + [0.0] * 3)
+def logistic_nll_stable_1_20(z, labels):
+    check_nll_stable(z, np.array(labels[: z.size]))
 
 
 def check_jensen(f: Callable[[np.ndarray], float], a: np.ndarray, b: np.ndarray,
@@ -421,7 +499,7 @@ def check_shift_invariance(Z: np.ndarray, shift: float,
 
 #: Strategies of the parametrisation claim (shared with its teeth test).
 PARAMETRISATION_CASES = dict(data=overlapping_classification_datasets(
-    min_classes=2, max_classes=4, max_free_samples=25))
+    min_classes=2, max_classes=4, max_free_samples=25, near_collinear=True))
 
 
 @claim(
@@ -447,6 +525,25 @@ def library_symmetric_softmax(X, y) -> SoftmaxRegression:
     return quietly(SoftmaxRegression(parametrisation="symmetric", max_iter=5000).fit, X, y)
 
 
+#: Design condition numbers up to which two optimisers stopped at ~1e-12 N pin the
+#: maximiser's probabilities to MLE_AGREEMENT; beyond, the likelihood values and the
+#: score certificates are compared (the likelihood is nearly flat along ill-conditioned
+#: directions, so L-BFGS stops early along them).
+WELL_DETERMINED = 1e3
+
+
+def reference_coefficients(fit) -> np.ndarray:
+    """``B`` (p, K-1) of a fitted softmax model in the parametrisation against the last
+    class (bias row last): the K symmetric vectors minus the last; a binary one-score
+    model (scikit-learn's log-odds of classes_[1]) negated."""
+    W = np.vstack([np.atleast_2d(fit.coef_).T, np.atleast_1d(fit.intercept_)[None, :]])
+    if getattr(fit, "reference_class_", None) is not None:
+        return W
+    if W.shape[1] == 1:
+        return -W
+    return W[:, :-1] - W[:, -1:]
+
+
 def check_parametrisations_agree(data, reference_fit=library_reference_softmax,
                                  symmetric_fit=library_symmetric_softmax) -> None:
     """The fitted models ``reference_fit(X, y)`` and ``symmetric_fit(X, y)`` (each with
@@ -458,11 +555,28 @@ def check_parametrisations_agree(data, reference_fit=library_reference_softmax,
     sym = symmetric_fit(data.X, data.y)
     if not (ref.converged_ and sym.converged_):
         raise AssertionError("a parametrisation did not converge on data with a finite MLE")
-    p_ref = ref.predict_proba(data.X)
-    assert_close(sym.predict_proba(data.X), p_ref, MLE_AGREEMENT, label="symmetric vs reference")
+    Xh = data.augmented()
+    codes = np.searchsorted(ref.classes_, data.y)
     skl = quietly(sklearn.linear_model.LogisticRegression(C=np.inf, tol=1e-12,
                                                           max_iter=100_000).fit, data.X, data.y)
-    assert_close(skl.predict_proba(data.X), p_ref, MLE_AGREEMENT, label="sklearn vs reference")
+    fits = {"reference": ref, "symmetric": sym, "scikit-learn": skl}
+    B = {name: reference_coefficients(fit) for name, fit in fits.items()}
+    for name in ("reference", "symmetric"):  # optimality certificates, written independently
+        score, size = glm_score("categorical", Xh, B[name], codes)
+        assert_leq(float(np.max(np.abs(score) / (size + np.finfo(float).tiny))), 1e-7,
+                   label=f"|score| / sum of |terms| of the {name} fit")
+    ll = {name: glm_log_likelihood("categorical", Xh, b, codes) for name, b in B.items()}
+    for name in ("symmetric", "scikit-learn"):
+        assert_leq(ll[name], ll["reference"] + 1e-9 * (abs(ll["reference"]) + Xh.shape[0]),
+                   label=f"log-likelihood of the {name} fit / the reference fit's")
+    condition = float(np.linalg.cond(Xh))
+    evidence.worst("condition number of the design", condition)
+    p_ref = ref.predict_proba(data.X)
+    if condition <= WELL_DETERMINED:  # the maximiser's probabilities are well determined
+        assert_close(sym.predict_proba(data.X), p_ref, MLE_AGREEMENT,
+                     label="symmetric vs reference")
+        assert_close(skl.predict_proba(data.X), p_ref, MLE_AGREEMENT,
+                     label="sklearn vs reference")
     if data.n_classes == 2:
         lr = quietly(LogisticRegression().fit, data.X, data.y)
         assert_close(lr.predict_proba(data.X), p_ref, MLE_AGREEMENT, label="K = 2 vs logistic")

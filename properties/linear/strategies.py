@@ -135,8 +135,14 @@ def overlapping_classification_datasets(
     max_classes: int = 2,
     max_free_samples: int = 30,
     max_features: int = 4,
+    near_collinear: bool = False,
 ) -> OverlappingClassData:
     """Free points labelled by a drawn softmax model, plus the overlapping anchors.
+
+    ``near_collinear``: with two or more features, the second column may be replaced by
+    ``x_1 + delta x_2`` (``delta`` drawn down to 1e-5): an invertible linear map of the
+    features, so the likelihood keeps its finite maximiser while the design's condition
+    number grows like ``1 / delta`` (Newton steps then rest on nearly singular Hessians).
 
     Anchor argument: if linear scores ``W`` satisfied ``s_{y_i}(x_i) >= s_k(x_i)`` for all
     samples and classes, each anchor (carrying every label) would have all scores equal;
@@ -162,6 +168,9 @@ def overlapping_classification_datasets(
     y_anchor = np.tile(np.arange(K), d + 1)
     X = np.vstack([X_free, X_anchor])
     y = np.concatenate([y_free.astype(int), y_anchor])
+    delta = draw(st.sampled_from([None, 1e-3, 1e-5])) if near_collinear and d >= 2 else None
+    if delta is not None:
+        X[:, 1] = X[:, 0] + delta * X[:, 1]
     order = rng.permutation(X.shape[0])
     return OverlappingClassData(X=X[order], y=y[order], n_classes=K)
 

@@ -63,3 +63,79 @@ def penalised_objective(A: np.ndarray, y: np.ndarray, w: np.ndarray, l1: float =
     """``||y - A w||^2 + l1 ||w||_1 + l2 ||w||^2``."""
     r = y - A @ w
     return float(r @ r + l1 * np.abs(w).sum() + l2 * w @ w)
+
+
+# ----------------------------------------------------------------- independent likelihoods
+# Written from the densities (scipy.stats / log-sum-exp), not from the library's
+# ExponentialFamily, so the claims recompute what the solvers record.
+
+
+def glm_scores(Xh: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """Natural parameters ``eta = Xh B``, shape (N, q)."""
+    return Xh @ B
+
+
+def glm_log_likelihood(family: str, Xh: np.ndarray, B: np.ndarray, target: np.ndarray,
+                       sigma: float = 1.0) -> float:
+    """Log-likelihood of the canonical-link GLM with coefficients ``B`` (p, q).
+
+    Gaussian: ``sum_i ln N(y_i; sigma^2 eta_i, sigma^2)``; Bernoulli (``target`` 0/1):
+    ``sum_i ln sigma(+-eta_i)``; categorical (``target`` codes 0..K-1, class K-1 the
+    reference with score 0): ``sum_i ln softmax(eta_i, 0)_{y_i}``.
+    """
+    import scipy.special
+    import scipy.stats
+
+    eta = glm_scores(Xh, B)
+    if family == "gaussian":
+        return float(np.sum(scipy.stats.norm.logpdf(target, loc=sigma**2 * eta[:, 0],
+                                                    scale=sigma)))
+    if family == "bernoulli":
+        z = eta[:, 0]
+        return float(-np.sum(np.where(target == 1, np.logaddexp(0.0, -z),
+                                      np.logaddexp(0.0, z))))
+    full = np.hstack([eta, np.zeros((eta.shape[0], 1))])
+    logp = scipy.special.log_softmax(full, axis=1)
+    return float(np.sum(logp[np.arange(target.size), np.asarray(target, dtype=int)]))
+
+
+def glm_score(family: str, Xh: np.ndarray, B: np.ndarray, target: np.ndarray,
+              sigma: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """The gradient ``Xh^T (T - E T)`` of :func:`glm_log_likelihood` in ``B`` and the sum of
+    its terms' magnitudes (the scale its rounding is measured against), both (p, q)."""
+    import scipy.special
+
+    eta = glm_scores(Xh, B)
+    if family == "gaussian":
+        T, mean = np.asarray(target, dtype=float)[:, None], sigma**2 * eta
+    elif family == "bernoulli":
+        T, mean = np.asarray(target, dtype=float)[:, None], scipy.special.expit(eta)
+    else:
+        K = eta.shape[1] + 1
+        T = np.eye(K)[np.asarray(target, dtype=int)][:, :-1]
+        mean = scipy.special.softmax(np.hstack([eta, np.zeros((eta.shape[0], 1))]),
+                                     axis=1)[:, :-1]
+    return Xh.T @ (T - mean), np.abs(Xh).T @ (np.abs(T) + np.abs(mean))
+
+
+def no_finite_mle(Xh: np.ndarray, codes: np.ndarray, n_classes: int) -> bool:
+    """True when linear scores (quasi-)separate the classes, so the unpenalised
+    likelihood has no maximiser: an LP finds ``W`` (p, K) with every margin
+    ``x_i^T (w_{y_i} - w_k) = t_ik >= 0`` and some ``t_ik > 0`` (margins capped at 1)."""
+    import scipy.optimize
+
+    n, p = Xh.shape
+    K = int(n_classes)
+    pairs = [(i, k) for i in range(n) for k in range(K) if k != codes[i]]
+    m = len(pairs)
+    # variables: W (p K, free) then t (m, in [0, 1]); maximise sum t
+    A = np.zeros((m, p * K + m))
+    for r, (i, k) in enumerate(pairs):
+        A[r, codes[i] * p:(codes[i] + 1) * p] -= Xh[i]
+        A[r, k * p:(k + 1) * p] += Xh[i]
+        A[r, p * K + r] = 1.0  # t_ik - x_i^T (w_y - w_k) <= 0
+    cost = np.concatenate([np.zeros(p * K), -np.ones(m)])
+    bounds = [(None, None)] * (p * K) + [(0.0, 1.0)] * m
+    out = scipy.optimize.linprog(cost, A_ub=A, b_ub=np.zeros(m), bounds=bounds,
+                                 method="highs")
+    return bool(out.status == 0 and -out.fun > 0.5)  # any margin can be scaled to 1

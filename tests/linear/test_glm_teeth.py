@@ -18,8 +18,9 @@ from properties.linear.strategies import overlapping_classification_datasets, re
 def irls_without_safeguards(step: float, n_steps: int = 4):
     """Newton/IRLS steps ``B <- B - step * H^{-1} grad`` with a fixed ``step`` and no line
     search: ``step = -1`` is the update with its sign flipped (an ascent direction of the
-    NLL), ``step = 3`` a full Newton step tripled. Reports ``converged_ = False``, so the
-    check judges the objective history alone."""
+    NLL), ``step = 3`` a full Newton step tripled. Records its iterates and their
+    log-likelihoods as the library does and reports ``converged_ = True``, so the check
+    must judge the recorded trace itself."""
     def fit(X, y, *, family, lam):
         model = glm.library_glm(X, y, family=family, lam=lam, max_iter=1)
         fam = model.family_
@@ -29,17 +30,23 @@ def irls_without_safeguards(step: float, n_steps: int = 4):
         p, q = Xh.shape[1], T.shape[1]
         mask = np.append(np.ones(p - 1), 0.0)
         B = np.zeros((p, q))
-        history = []
+        iterates, history = [B], []
         for _ in range(n_steps):
             eta = Xh @ B
-            history.append(float(np.sum(fam.log_partition(eta)) - np.sum(eta * T)
-                                 + 0.5 * lam * np.sum((mask[:, None] * B) ** 2)))
             grad = -(Xh.T @ (T - fam.mean(eta))) + lam * mask[:, None] * B
             H = np.einsum("ij,il,ikm->jklm", Xh, Xh, fam.variance(eta)).reshape(p * q, p * q)
             H += lam * np.diag(np.repeat(mask, q))
             B = B - step * np.linalg.lstsq(H, grad.reshape(-1), rcond=None)[0].reshape(p, q)
-        model.objective_history_ = np.asarray(history)
-        model.converged_ = False
+            iterates.append(B)
+        for Bk in iterates:
+            eta = Xh @ Bk
+            history.append(float(np.sum(eta * T) - np.sum(fam.log_partition(eta))
+                                 + np.sum(fam.log_base_measure(T[:, 0] if q == 1 else
+                                                               np.argmax(T, axis=1)))))
+        model.coef_history_ = np.asarray(iterates)
+        model.log_likelihood_history_ = np.asarray(history)
+        model.coef_, model.intercept_ = B[:-1].T.copy(), B[-1].copy()
+        model.n_iter_, model.converged_ = n_steps, True
         return model
     return fit
 
@@ -106,6 +113,9 @@ class ReferenceClassFirst:
     def __init__(self, model):
         self.model = model
 
+    def __getattr__(self, name):  # fitted attributes (coef_, converged_, ...) of the model
+        return getattr(self.model, name)
+
     def natural_parameter(self, X):
         return self.model.natural_parameter(X)
 
@@ -147,3 +157,29 @@ def test_categorical_family_check_refutes_a_wrong_log_partition_or_inverse(a_of_
 
 def test_categorical_family_check_holds_for_the_notes_a_and_inverse():
     assert_holds(lambda: expfam.check_categorical(3, categorical_a, categorical_denominator))
+
+
+def test_newton_check_refutes_a_fit_stopped_after_one_step():
+    def one_step(X, y, *, family, lam):
+        return glm.library_glm(X, y, family=family, lam=lam, max_iter=1)
+
+    @given(**glm.NEWTON_CASES)
+    def broken(data, family, lam, third):
+        glm.check_newton_monotone(*glm.newton_problem(data, family, third), family, lam,
+                                  fit_glm=one_step)
+
+    assert_refutes(broken)
+
+
+def test_newton_check_refutes_a_history_not_computed_at_the_iterates():
+    def halved_history(X, y, *, family, lam):
+        model = glm.library_glm(X, y, family=family, lam=lam)
+        model.log_likelihood_history_ = model.log_likelihood_history_ / 2
+        return model
+
+    @given(**glm.NEWTON_CASES)
+    def broken(data, family, lam, third):
+        glm.check_newton_monotone(*glm.newton_problem(data, family, third), family, lam,
+                                  fit_glm=halved_history)
+
+    assert_refutes(broken)

@@ -186,7 +186,9 @@ class ReferenceClassMislabelled:
 
     def __init__(self, model):
         self.model = model
-        self.converged_ = model.converged_
+
+    def __getattr__(self, name):  # fitted attributes (coef_, converged_, ...) of the model
+        return getattr(self.model, name)
 
     def predict_proba(self, X):
         scores = self.model.class_scores(X)[:, :-1]
@@ -224,3 +226,32 @@ def test_log_odds_check_refutes_the_inverted_odds():
 )
 def test_nll_derivative_check_refutes_wrong_gradient_or_hessian(gradient_term, hessian_term):
     assert_refutes(lambda: lgp.check_nll_derivatives(gradient_term, hessian_term))
+
+
+def naive_nll(beta, Xh, y):
+    """(1.20) literally: ln(1 + e^z) - y z with e^z evaluated in float64."""
+    z = Xh @ beta
+    with np.errstate(over="ignore"):
+        return float(np.sum(np.log(1 + np.exp(z)) - y * z))
+
+
+def test_stability_check_refutes_the_literal_formula():
+    @given(**lg.STABLE_CASES)
+    def broken(z, labels):
+        lg.check_nll_stable(z, np.array(labels[: z.size]), nll=naive_nll)
+
+    assert_refutes(broken)
+
+
+def test_stability_check_refutes_the_cancelling_difference():
+    # logaddexp(0, z) - y z: stable against overflow, but for y = 1 and z >> 0 the
+    # difference of two nearly equal numbers loses the relative accuracy of e^{-z}
+    def cancelling(beta, Xh, y):
+        z = Xh @ beta
+        return float(np.sum(np.logaddexp(0.0, z) - y * z))
+
+    @given(**lg.STABLE_CASES)
+    def broken(z, labels):
+        lg.check_nll_stable(z, np.array(labels[: z.size]), nll=cancelling)
+
+    assert_refutes(broken)
