@@ -252,7 +252,7 @@ hoeffding = claim(
     "P(mean - E mean >= eps) <= exp(-2 m eps^2) and "
     "P(|mean - E mean| >= eps) <= 2 exp(-2 m eps^2).",
     method=Method.SIMULATION,
-    tags=("learning-theory", "inequality", "simulation"),
+    tags=("learning-theory", "inequality", "simulation", "bound"),
 )(hoeffding_check(hoeffding_tail))
 
 
@@ -338,5 +338,5 @@ mcdiarmid = claim(
     "P(f - E f >= eps) <= exp(-2 eps^2 / sum c_i^2) and "
     "P(|f - E f| >= eps) <= 2 exp(-2 eps^2 / sum c_i^2).",
     method=Method.SIMULATION,
-    tags=("learning-theory", "inequality", "simulation"),
+    tags=("learning-theory", "inequality", "simulation", "bound"),
 )(mcdiarmid_check(mcdiarmid_tail))

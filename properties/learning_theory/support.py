@@ -30,7 +30,7 @@ from scipy import stats
 
 from algorithms.learning_theory import threshold_rademacher
 from mltheory import evidence
-from mltheory.stats import decide_at_most
+from mltheory.stats import ProbabilityDecision, decide_at_most
 
 __all__ = [
     "EVENT_MARGIN",
@@ -39,10 +39,12 @@ __all__ = [
     "check_excess_bound",
     "check_sup_and_learner",
     "decide_at_most_recorded",
+    "excess_headroom",
     "expected_abs_walk",
     "memoriser_scenario",
     "scaled_trials",
     "scenario_grid",
+    "single_hypothesis_scenario",
     "threshold_scenario",
     "with_examples",
 ]
@@ -120,6 +122,47 @@ def threshold_scenario(m: int, t_star: float, noise: float, n_trials: int,
     )
 
 
+def single_hypothesis_scenario(m: int, q: float, n_trials: int,
+                               rng: np.random.Generator) -> ScenarioDraw:
+    """A class of one hypothesis with true error ``q``: ``Ê ~ Binomial(m, q) / m``.
+
+    Its Rademacher complexity is 0, so a Rademacher bound reduces to its confidence
+    term, which Hoeffding's inequality makes nearly tight here: the scenario where the
+    ``sqrt(ln(1/delta)/(2m))`` terms are exercised (the memoriser exercises the
+    complexity terms).
+    """
+    emp = rng.binomial(m, q, size=n_trials) / m
+    gap = q - emp
+    return ScenarioDraw(
+        m=m, gap_learner=gap, gap_sup=gap, abs_sup=np.abs(gap),
+        rademacher_empirical=np.zeros(n_trials), rademacher=0.0,
+        growth=lambda size: 1, vc=0,
+        description=f"a single hypothesis with E(h)={q:g} (R = 0), m={m}, {n_trials} trials",
+        tag=f"single h m={m} E={q:g}",
+    )
+
+
+def excess_headroom(gap: np.ndarray, excess: np.ndarray | float, delta: float) -> float:
+    """The largest ``c`` for which ``P(gap > excess / c) <= delta`` is not refuted here.
+
+    With ``r = gap / excess`` per trial, the bound divided by ``c`` is refuted by the
+    Clopper-Pearson rule exactly when more than ``k*`` trials have ``r > 1/c``, ``k*``
+    the largest event count the rule accepts at ``delta``; so ``c`` is ``1 / r`` at the
+    ``(k* + 1)``-th largest ratio (``inf`` when that ratio is <= 0).
+    """
+    excess_arr = np.broadcast_to(np.asarray(excess, dtype=float), np.shape(gap))
+    ratio = np.sort(np.asarray(gap, dtype=float) / np.maximum(excess_arr, 1e-300))[::-1]
+    n = ratio.size
+    lo, hi = 0, n  # decide_at_most(lo) is accepted; find the largest accepted count
+    if not decide_at_most(n, n, min(1.0, delta)).refuted:
+        return math.inf
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if not decide_at_most(mid, n, min(1.0, delta)).refuted else (lo, mid)
+    worst = float(ratio[lo])
+    return 1.0 / worst if worst > 0 else math.inf
+
+
 def scenario_grid(thresholds: Sequence[tuple[int, float, float]],
                   memorisers: Sequence[tuple[int, int]], n_trials: int,
                   rng: np.random.Generator) -> list[ScenarioDraw]:
@@ -193,7 +236,7 @@ def scaled_trials(base: int, scale: int, max_factor: int) -> int:
 
 
 def decide_at_most_recorded(events: int, trials: int, claimed: float, *, label: str,
-                            tag: str) -> None:
+                            tag: str) -> ProbabilityDecision:
     """The Clopper-Pearson decision of ``P <= claimed`` with per-scenario evidence.
 
     One metric per label (the worst observed/claimed ratio over scenarios) and one
@@ -205,6 +248,7 @@ def decide_at_most_recorded(events: int, trials: int, claimed: float, *, label: 
     evidence.note(f"{label} [{tag}]: {decision.describe()}")
     if decision.refuted:
         raise AssertionError(f"{label} [{tag}]: {decision.describe()}")
+    return decision
 
 
 def check_excess_bound(draw: ScenarioDraw, which: str, excess: np.ndarray | float, delta: float,
@@ -219,6 +263,7 @@ def check_excess_bound(draw: ScenarioDraw, which: str, excess: np.ndarray | floa
     events = int(np.sum(gap > excess_arr + EVENT_MARGIN))
     evidence.worst(f"{label}: largest gap / excess term",
                    float(np.max(gap / np.maximum(excess_arr, 1e-300))))
+    evidence.headroom(f"{label}: excess term", excess_headroom(gap, excess_arr, delta))
     evidence.add_examples(gap.size)
     decide_at_most_recorded(events, gap.size, delta, label=label,
                             tag=f"{draw.tag}, delta={delta:g}, excess "

@@ -84,6 +84,7 @@ def check_growth_at_most(name, cls, X, *, ceiling: Callable[[int], int] = lambda
     m = X.shape[0]
     count = dichotomies(cls, X).shape[0]
     evidence.worst("|H|_D| / 2^m", count / 2**m)
+    evidence.headroom("2^m / |H|_D|", ceiling(m) / count)
     assert count <= ceiling(m), f"{name}: {count} dichotomies on {m} points > {ceiling(m)}"
     # Adding a point never loses a dichotomy: Pi_H is non-decreasing in m.
     bigger = np.vstack([X, X[:1] + 0.5])
@@ -104,7 +105,7 @@ growth_at_most_2_pow_m = claim(
     statement="On m examples a class realises at most 2^m labellings, so the growth "
     "function satisfies Pi_H(m) <= 2^m (and it is non-decreasing in m).",
     method=Method.ENUMERATION,
-    tags=("learning-theory", "vc"),
+    tags=("learning-theory", "vc", "bound"),
 )(growth_check(lambda m: 2**m))
 
 
@@ -363,6 +364,7 @@ def check_sauer(table: np.ndarray, *, bound: Callable[[int, int], int] = sauer_b
     for m, pi in enumerate(growth):
         b = bound(m, vc)
         evidence.worst("Pi_H(m) / sum_{i<=d} C(m,i)", pi / b if b > 0 else math.inf)
+        evidence.headroom("sum_{i<=d} C(m,i) / Pi_H(m)", b / pi)
         assert pi <= b, f"VC={vc}: Pi_H({m}) = {pi} > bound {b} (growth {growth})"
 
 
@@ -380,12 +382,14 @@ sauer = claim(
     source="003 §9.4 (9.21)",
     statement="If VC(H) = d then Pi_H(m) <= sum_{i=0}^{d} C(m, i) for every m.",
     method=Method.ENUMERATION,
-    tags=("learning-theory", "vc"),
+    tags=("learning-theory", "vc", "bound"),
 )(sauer_check(sauer_bound))
 
 
-def check_polynomial_growth(top: int, *, m_from: Callable[[int], int] = lambda d: d) -> None:
-    """sum_{i<=d} C(m,i) <= (em/d)^d on the integer grid, compared through exact logs."""
+def check_polynomial_growth(top: int, *, m_from: Callable[[int], int] = lambda d: d,
+                            log_e: float = 1.0) -> None:
+    """sum_{i<=d} C(m,i) <= (em/d)^d on the integer grid, compared through exact logs
+    (``log_e`` is ln of the constant e: a teeth test sets 0, i.e. (m/d)^d)."""
     worst = -math.inf
     for m in range(1, top + 1):
         row = [math.comb(m, i) for i in range(m + 1)]
@@ -394,13 +398,14 @@ def check_polynomial_growth(top: int, *, m_from: Callable[[int], int] = lambda d
             if m < m_from(d):
                 continue
             lhs = math.log(partial[min(d, m)])
-            rhs = d * (1.0 + math.log(m) - math.log(d))
+            rhs = d * (log_e + math.log(m) - math.log(d))
             worst = max(worst, lhs - rhs)
             if lhs > rhs + 1e-12:
                 raise AssertionError(f"m={m}, d={d}: sum_(i<=d) C(m,i) = {partial[min(d, m)]} "
                                      f"> (em/d)^d = {math.exp(rhs):.6g}")
             evidence.add_examples(1)
     evidence.worst("max over the grid of ln(sum C(m,i)) - d ln(em/d)", worst)
+    evidence.headroom("(em/d)^d / sum_{i<=d} C(m,i)", math.exp(-worst))
 
 
 @claim(
@@ -408,7 +413,7 @@ def check_polynomial_growth(top: int, *, m_from: Callable[[int], int] = lambda d
     source="003 §9.4 (9.22)",
     statement="If VC(H) = d then Pi_H(m) <= (e m / d)^d for every integer m >= d.",
     method=Method.ENUMERATION,
-    tags=("learning-theory", "vc"),
+    tags=("learning-theory", "vc", "bound"),
 )
 def growth_polynomial_bound_claim(scale):
     top = 120 * scale
@@ -449,9 +454,12 @@ def check_vc_tail(draw: ScenarioDraw, target: float,
     eps = hi
     events = int(np.sum(draw.abs_sup > eps + EVENT_MARGIN))
     evidence.add_examples(draw.abs_sup.size)
-    decide_at_most_recorded(events, draw.abs_sup.size, tail(draw, eps),
-                            label="P(sup_h |E-Ê| > eps) vs 4 Pi(2m) exp(-m eps^2/8)",
-                            tag=f"{draw.tag}, {draw.abs_sup.size} trials, eps={eps:.4g}")
+    label = "P(sup_h |E-Ê| > eps) vs 4 Pi(2m) exp(-m eps^2/8)"
+    decision = decide_at_most_recorded(events, draw.abs_sup.size, tail(draw, eps), label=label,
+                                       tag=f"{draw.tag}, {draw.abs_sup.size} trials, "
+                                       f"eps={eps:.4g}")
+    evidence.headroom(label, decision.claimed / decision.lower if decision.lower > 0
+                      else math.inf)
 
 
 def vc_tail_of(draw: ScenarioDraw, eps: float) -> float:
@@ -463,9 +471,13 @@ def vc_tail_of(draw: ScenarioDraw, eps: float) -> float:
     source="003 §9.4 (9.19)",
     statement="For every h in H, P(|E(h) - Ê(h)| > eps) <= 4 Pi_H(2m) exp(-m eps^2 / 8).",
     method=Method.SIMULATION,
-    tags=("learning-theory", "vc", "simulation"),
+    tags=("learning-theory", "vc", "simulation", "bound"),
 )
 def vc_tail_bound_claim(rng, scale):
+    evidence.note("headroom: infinite by nature. Below 1 the bound needs m eps^2 / 8 > "
+                  "ln(4 Pi(2m)) >= ln 4, i.e. eps > sqrt(11/m), where Hoeffding already makes "
+                  "a deviation of even one hypothesis less likely than 2 exp(-22): no simulation "
+                  "sees an event; the teeth test drops Pi_H(2m) and the 1/8")
     for draw in scenarios(rng, scale):
         for target in (0.05, 0.5):
             check_vc_tail(draw, target, vc_tail_of)
@@ -483,9 +495,14 @@ def check_vc_generalisation(draw: ScenarioDraw, delta: float,
     statement="If VC(H) = d and m > d then with probability at least 1 - delta every h in H "
     "has E(h) - Ê(h) <= sqrt((8 d ln(2em/d) + 8 ln(4/delta)) / m).",
     method=Method.SIMULATION,
-    tags=("learning-theory", "vc", "simulation"),
+    tags=("learning-theory", "vc", "simulation", "bound"),
 )
 def vc_generalisation_bound_claim(rng, scale):
+    evidence.note("headroom ~8 by nature: (9.23) comes from (9.19) (symmetrisation with the "
+                  "constants 4 and 1/8, a union bound over Pi_H(2m) labellings) and (9.22); no "
+                  "distribution brings sup (E - Ê) near it. Single halved constants stay inside "
+                  "that headroom; the teeth tests refute the term without its dimension part "
+                  "and the whole term divided by 10")
     for draw in scenarios(rng, scale):
         for delta in (0.05, 0.5):
             check_vc_generalisation(draw, delta, vc_generalisation_bound)

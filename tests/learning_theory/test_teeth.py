@@ -16,6 +16,7 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
+import properties.learning_theory.formulas as formulas
 import properties.learning_theory.inequalities as ineq
 import properties.learning_theory.pac as pac
 import properties.learning_theory.rademacher as rad
@@ -29,10 +30,13 @@ from algorithms.learning_theory import (
     radon_partition,
     ridge_stability_bounds,
     sauer_bound,
+    stability_bound,
+    vc_generalisation_bound,
+    vc_tail_bound,
 )
 from mltheory.symbolic import Derivation
 from mltheory.testing import assert_holds, assert_refutes
-from properties.learning_theory.support import memoriser_scenario
+from properties.learning_theory.support import memoriser_scenario, single_hypothesis_scenario
 
 
 def doubled(two_sided=False, **_):
@@ -245,3 +249,133 @@ def test_the_honest_bounds_hold_on_the_same_teeth_scenarios():
         pac.check_finite_uniform(pac.AGNOSTIC_PINNED[0]["case"],
                                  deviation=finite_class_deviation, trials=500)
     assert_holds(check)
+
+
+# ---------------------------------------------------------------------------
+# Issue 13: every constant of the bounds, scaled in the tightening direction
+# ---------------------------------------------------------------------------
+
+
+def _rademacher_scenarios(rng):
+    """The near-tight draws of the Rademacher claims: the wide memoriser (complexity term)
+    and the single hypotheses (confidence term)."""
+    draws = [memoriser_scenario(*rad.WIDE_MEMORISER, 1000, rng)]
+    return draws + [single_hypothesis_scenario(m, q, 2000, rng) for m, q in rad.SINGLE_GRID]
+
+
+RADEMACHER_VARIANTS = {
+    # (9.32): R + sqrt(ln(1/delta)/(2m)); R̂ + 3 sqrt(ln(2/delta)/(2m))
+    "binary: R halved": ("binary", dict(weight=0.5)),
+    "binary: confidence term halved": ("binary", dict(weight=1.0, line1=0.5)),
+    "binary: 2m doubled to 4m": ("binary", dict(weight=1.0, denominator=4.0)),
+    # line1=1e9 keeps the first line out of reach: only the empirical line is tested
+    "binary: empirical R̂ halved": ("binary", dict(weight=0.5, line1=1e9)),
+    # (9.31): 2R + sqrt(ln(1/delta)/(2m)); 2R̂ + 3 sqrt(ln(2/delta)/(2m))
+    "real: 2R cut to R": ("real", dict(weight=1.0)),
+    "real: confidence term halved": ("real", dict(weight=2.0, line1=0.5)),
+    "real: 2m doubled to 4m": ("real", dict(weight=2.0, denominator=4.0)),
+    "real: empirical 2R̂ cut to R̂": ("real", dict(weight=1.0, line1=1e9)),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(RADEMACHER_VARIANTS))
+def test_rademacher_bounds_with_a_constant_scaled_are_refuted(variant):
+    kind, constants = RADEMACHER_VARIANTS[variant]
+    excess = rad.printed_excess(**constants)
+
+    def check(rng, scale):
+        draws = _rademacher_scenarios(rng)
+        if kind == "binary":
+            rad.check_binary_bound(draws, excess=excess)
+        else:
+            rad.check_real_bound(draws, [], excess=excess)
+    assert_refutes(check)
+
+
+def test_the_printed_rademacher_excess_holds_on_the_near_tight_scenarios():
+    def check(rng, scale):
+        draws = _rademacher_scenarios(rng)
+        rad.check_binary_bound(draws, excess=rad.printed_excess(1.0))
+        rad.check_real_bound(draws, [], excess=rad.printed_excess(2.0))
+    assert_holds(check)
+
+
+def test_hoeffding_two_sided_without_its_factor_2_is_refuted():
+    assert_refutes(ineq.hoeffding_check(lambda m, e, two_sided=False: math.exp(-2 * m * e * e)))
+
+
+def test_mcdiarmid_two_sided_without_its_factor_2_is_refuted():
+    assert_refutes(ineq.mcdiarmid_check(
+        lambda c, e, two_sided=False: math.exp(-2 * e * e / np.sum(c**2))))
+
+
+def test_agnostic_hoeffding_two_sided_without_its_factor_2_is_refuted():
+    assert_refutes(pac.agnostic_hoeffding_check(
+        lambda m, e, two_sided=False: math.exp(-2 * m * e * e)))
+
+
+def test_finite_class_deviation_with_2m_doubled_is_refuted():
+    """(9.16)'s term divided by sqrt(2) is refuted (measured headroom ~1.2); ln(2/delta) as
+    ln(1/delta) shrinks it by only ~5 % on these classes, inside the headroom."""
+    assert_refutes(pac.finite_uniform_check(
+        lambda k, m, d: math.sqrt((math.log(k) + math.log(2 / d)) / (4 * m))))
+
+
+def test_union_bound_with_half_the_class_size_is_refuted():
+    assert_refutes(pac.union_bound_check(lambda k, e, m: k / 2 * (1.0 - e) ** m, "|H|/2"))
+
+
+def test_polynomial_growth_without_the_e_is_refuted():
+    assert_refutes(lambda: vc.check_polynomial_growth(10, log_e=0.0))
+
+
+def test_stability_bound_with_half_its_confidence_term_is_refuted():
+    def halved(beta, m, loss_bound, delta, leave_one_out=False):
+        return stability_bound(beta, m, loss_bound, delta, leave_one_out=leave_one_out) / 2
+
+    def check(rng, scale):
+        for m, q, delta in stab.CONSTANT_LEARNER_CASES:
+            stab.check_constant_learner(rng, 2000, m, q, delta, bound=halved)
+    assert_refutes(check)
+
+
+def test_vc_bound_divided_by_its_measured_headroom_is_refuted():
+    """(9.23) is loose by nature (symmetrisation, union bound over Pi(2m), constants 8):
+    the run measures a headroom of about 8, so a single halved constant cannot be refuted;
+    the whole term divided by 10 is."""
+    def check(rng, scale):
+        for draw in vc.scenarios(rng, 1):
+            vc.check_vc_generalisation(draw, 0.05,
+                                       lambda m, d, dl: vc_generalisation_bound(m, d, dl) / 10)
+    assert_refutes(check)
+
+
+FORMULA_MUTANTS = {
+    "(9.32) empirical 3 cut to 1": ("rademacher_bound_binary",
+                                    lambda rademacher, m, delta, empirical=False:
+                                    rad.printed_excess(1.0, line2=1.0)(rademacher, m, delta,
+                                                                       empirical)),
+    "(9.31) 2R halved": ("rademacher_bound_real",
+                         lambda rademacher, m, delta, empirical=False:
+                         rad.printed_excess(1.0)(rademacher, m, delta, empirical)),
+    "(9.32) R halved": ("rademacher_bound_binary",
+                        lambda rademacher, m, delta, empirical=False:
+                        rad.printed_excess(0.5)(rademacher, m, delta, empirical)),
+    "(9.23) 8 ln(4/delta) as 4 ln(4/delta)": ("vc_generalisation_bound",
+                                              lambda m, d, delta: math.sqrt(
+                                                  (8 * d * math.log(2 * math.e * m / d)
+                                                   + 4 * math.log(4 / delta)) / m)),
+    "(9.39) 2 beta as beta": ("stability_bound",
+                              lambda beta, m, loss_bound, delta, leave_one_out=False:
+                              stability_bound(beta, m, loss_bound, delta, leave_one_out=True)),
+    "(9.19) 4 Pi as 2 Pi": ("vc_tail_bound",
+                            lambda growth_2m, m, epsilon: vc_tail_bound(growth_2m, m, epsilon) / 2),
+    "(9.33) the 2 dropped": ("massart_bound",
+                             lambda n_behaviours, m: math.sqrt(math.log(n_behaviours) / m)),
+}
+
+
+@pytest.mark.parametrize("mutant", sorted(FORMULA_MUTANTS))
+def test_a_bound_function_off_its_printed_formula_is_refuted(mutant):
+    name, implementation = FORMULA_MUTANTS[mutant]
+    assert_refutes(formulas.formula_check({name: implementation}))
