@@ -50,7 +50,12 @@ POINTS = hnp.arrays(np.float64, st.tuples(st.integers(2, 12), st.integers(1, 3))
        lam=st.sampled_from([1e-3, 0.1, 10.0]),
        direction=hnp.arrays(np.float64, 6, elements=st.floats(-1, 1)))
 def representer_4_44_4_45(X, targets, lam, direction):
-    y = targets[: X.shape[0]]
+    check_representer(X, targets[: X.shape[0]], lam, direction)
+
+
+def check_representer(X, y, lam, direction, increase: float = 1.0) -> None:
+    """KRR vs feature-space ridge, and the objective rising by ``increase * lam ||u||^2``
+    off the span (``increase = 1`` is the claim; another value is a constant scaled)."""
     F = quadratic_features(X)
     D = F.shape[1]
     # primal ridge in feature space: (F^T F + lam I) w = F^T y
@@ -71,8 +76,8 @@ def representer_4_44_4_45(X, targets, lam, direction):
         assert_close(F @ u, np.zeros(len(y)), CONDITIONED_SOLVE, label="u leaves predictions")
         # predictions unchanged and w orthogonal to u: the objective grows by lam ||u||^2 > 0
         assert_leq(objective(w), objective(w + u), label="objective(h*) / objective(h* + u)")
-        assert_close(objective(w + u) - objective(w), lam * (u @ u), CONDITIONED_SOLVE,
-                     label="increase vs lam ||u||^2")
+        assert_close(objective(w + u) - objective(w), increase * lam * (u @ u),
+                     CONDITIONED_SOLVE, label="increase vs lam ||u||^2")
 
 
 @claim(
@@ -88,6 +93,13 @@ def representer_4_44_4_45(X, targets, lam, direction):
 @given(X=POINTS, labels=hnp.arrays(np.int64, 12, elements=st.integers(0, 1)),
        alpha=hnp.arrays(np.float64, 12, elements=st.floats(-2, 2)))
 def scatter_identities_4_52(X, labels, alpha):
+    check_scatter_identities(X, labels, alpha)
+
+
+def check_scatter_identities(X, labels, alpha, matrices=klda_matrices) -> None:
+    """alpha^T M alpha and alpha^T N alpha against w^T S_b w and w^T S_w w in an explicit
+    feature space; ``matrices(K, labels) -> (mu_hat, M, N)`` is (4.52) (replaceable for
+    teeth)."""
     m = X.shape[0]
     lab = labels[:m].copy()
     lab[0], lab[1] = 0, 1
@@ -97,7 +109,7 @@ def scatter_identities_4_52(X, labels, alpha):
     Sb = np.outer(mus[1] - mus[0], mus[1] - mus[0])
     Sw = sum((F[lab == c] - mus[c]).T @ (F[lab == c] - mus[c]) for c in (0, 1))
     w = a @ F
-    _, M, N = klda_matrices(F @ F.T, lab)
+    _, M, N = matrices(F @ F.T, lab)
     scale = max(1.0, np.abs(F).max()) ** 4 * max(1.0, np.abs(a).sum()) ** 2
     exact = Tolerance(rtol=1e-10, atol=1e-12 * scale,
                       reason="the same quadratic forms summed in two orders; rounding "
@@ -144,11 +156,14 @@ def kernel_trick_equals_explicit_lda(X, labels):
 NULL_SINGULAR_VALUE = 1e-9
 
 
-def check_lda_solution_as_printed(X: np.ndarray, labels: np.ndarray) -> None:
+def check_lda_solution_as_printed(X: np.ndarray, labels: np.ndarray, ridge: float = 0.0
+                                  ) -> None:
     """LDA's recipe (1.26) applied to (4.53): alpha = N^{-1}(mu_hat_0 - mu_hat_1) with
-    N^{-1} = V Sigma^{-1} U^T from the SVD of N, which needs every singular value > 0."""
+    N^{-1} = V Sigma^{-1} U^T from the SVD of N, which needs every singular value > 0.
+    ``ridge`` > 0 checks N + ridge * (||N|| / m) I instead (the regularised recipe)."""
     K = GaussianKernel(sigma=1.0)(X)
     _, _, N = klda_matrices(K, labels)
+    N = N + ridge * np.trace(N) / X.shape[0] * np.eye(X.shape[0])
     sing = np.linalg.svd(N, compute_uv=False)
     rank = int(np.sum(sing > NULL_SINGULAR_VALUE * sing[0]))
     evidence.worst("m - rank(N) (0 if N^{-1} exists)", X.shape[0] - rank)
