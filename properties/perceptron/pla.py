@@ -13,11 +13,13 @@ import numpy as np
 from hypothesis import example, given
 from hypothesis import strategies as st
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import Perceptron as SkPerceptron
 
 from algorithms.perceptron import Perceptron
 from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, assert_close
 from mltheory.strategies import (
+    LabelledData,
     SeparableData,
     finite_floats,
     nonseparable_datasets,
@@ -225,6 +227,30 @@ def notes_pla_code_is_cyclic_pla(data):
     assert_close(np.append(w, b), ours.w_hat_, EXACT_ARITHMETIC, label="note code vs PLA")
 
 
+@claim(
+    id="perceptron.cyclic_pla_matches_scikit_learn",
+    source="001 §一.4; 002 'Cyclic PLA'; 004 §5.3.1",
+    statement="Cyclic PLA from w = 0, b = 0 with step eta (mistake iff y (w.x + b) <= 0, "
+    "w <- w + eta y x, b <- b + eta y) gives, pass for pass, the weights of scikit-learn's "
+    "independent Perceptron(eta0=eta, shuffle=False, penalty=None, tol=None) run for the "
+    "same number of epochs (on dyadic data, where float64 is exact).",
+    method=Method.REFERENCE,
+    tags=("perceptron",),
+)
+@given(data=separable_datasets() | nonseparable_datasets(),
+       eta=st.sampled_from([1.0, 0.5, 0.25, 0.125]), passes=st.integers(1, 40))
+def cyclic_pla_matches_scikit_learn(data, eta, passes):
+    X = np.clip(np.round(data.X * 8) / 8, -1024, 1024)  # dyadic: exact sums and products
+    ours = fit_pla(LabelledData(X=X, y=data.y), eta=eta, max_iter=passes)
+    reference = SkPerceptron(eta0=eta, shuffle=False, penalty=None, tol=None,
+                             max_iter=passes)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        reference.fit(X, data.y)
+    assert_close(np.append(reference.coef_.ravel(), reference.intercept_), ours.w_hat_,
+                 EXACT_ARITHMETIC, label="scikit-learn vs PLA")
+
+
 # ---------------------------------------------------------------------------
 # Why PLA converges (000 §1.4, 002 "Guarantee of PLA")
 # ---------------------------------------------------------------------------
@@ -388,24 +414,39 @@ def cosine_chain_equality_as_written(data, order):
 # ---------------------------------------------------------------------------
 
 
+def updates_bound_from(w_hat0_norm: float, R: float, gamma: float, eta: float) -> float:
+    """Most updates PLA can make from a start of norm ``||w_hat_0||`` on data of radius R
+    separated with margin gamma: Novikoff's two lemmas from w_hat_0 give
+    k eta gamma - ||w_hat_0|| <= w_hat_k . w_hat_opt <= ||w_hat_k|| <= ||w_hat_0|| + sqrt(k) eta R,
+    a quadratic in sqrt(k); from zero it is (R/gamma)^2."""
+    root = (eta * R + np.sqrt((eta * R) ** 2 + 8 * gamma * eta * w_hat0_norm)) / (2 * gamma * eta)
+    return float(root**2)
+
+
 @claim(
     id="perceptron.pla_halts_on_separable_data",
-    source="001 §二.4; 000 §1.4; 004 §5.3.3",
+    source="001 §二.1, §二.4; 000 §1.4; 004 §5.3.1, §5.3.3",
     statement="On linearly separable data the primal algorithm halts after finitely many "
-    "updates, and the last w (w_PLA) makes no mistake on the training set.",
+    "updates from any initial value (w_0, b_0) and with any eta in (0, 1], and the last w "
+    "(w_PLA) makes no mistake on the training set.",
     method=Method.PROPERTY,
     tags=("perceptron", "convergence"),
 )
-@given(data=separable_datasets(min_margin=0.05), eta=etas, order=orders)
-def pla_halts_on_separable_data(data, eta, order):
-    run = pla_run(data, eta=eta, order=order)
-    R2 = radius_squared(run)
-    # Novikoff with the drawn separator bounds the updates, hence the passes.
-    bound = R2 / data.margin**2
-    est = Perceptron(eta=eta, order=order, max_iter=int(bound) + 2).fit(data.X, data.y)
+@given(data=separable_datasets(min_margin=0.05), eta=etas, order=orders, start=st.data())
+def pla_halts_on_separable_data(data, eta, order, start):
+    w_hat0 = np.asarray(start.draw(st.sampled_from([0.0, 1.0])) * np.asarray(start.draw(
+        st.lists(st.floats(-1, 1), min_size=data.n_features + 1,
+                 max_size=data.n_features + 1))))
+    R = float(np.sqrt(np.max(np.sum(data.augmented() ** 2, axis=1))))
+    bound = updates_bound_from(float(np.linalg.norm(w_hat0)), R, data.margin, eta)
+    # Every pass but the last makes an update: passes <= updates + 1.
+    est = Perceptron(eta=eta, order=order, w_init=w_hat0[:-1], b_init=w_hat0[-1],
+                     max_iter=int(bound) + 2).fit(data.X, data.y)
     assert est.converged_, f"not halted after {est.n_iter_} passes (bound {bound:.3g})"
+    assert est.n_updates_ <= bound * (1 + 1e-9), (est.n_updates_, bound)
     assert np.all(est.predict(data.X) == data.y)
-    assert np.all(run.y * (data.augmented() @ est.w_hat_) > 0)
+    y = np.where(data.y == est.classes_[1], 1, -1)
+    assert np.all(y * (data.augmented() @ est.w_hat_) > 0)
 
 
 @claim(
@@ -441,7 +482,7 @@ def pla_never_halts_on_nonseparable_data(data, order, passes):
     tags=("perceptron",),
 )
 def solution_depends_on_order(rng):
-    differing = 0
+    differing = by_start = 0
     for trial in range(50):
         X = rng.normal(size=(12, 2))
         w = rng.normal(size=2)
@@ -450,11 +491,17 @@ def solution_depends_on_order(rng):
             continue
         a = Perceptron(order="cyclic", max_iter=10_000).fit(X, y)
         b = Perceptron(order="cyclic", max_iter=10_000).fit(X[::-1], y[::-1])
+        c = Perceptron(order="cyclic", max_iter=10_000, w_init=rng.normal(size=2),
+                       b_init=float(rng.normal())).fit(X, y)
         evidence.add_examples(1)
         if a.converged_ and b.converged_ and not np.allclose(a.w_hat_, b.w_hat_):
             differing += 1
             if differing == 1:
                 evidence.note(f"first witness at trial {trial}: w_hat {a.w_hat_.round(3)} "
                               f"vs reversed order {b.w_hat_.round(3)}")
+        if a.converged_ and c.converged_ and not np.allclose(a.w_hat_, c.w_hat_):
+            by_start += 1
     evidence.record("datasets where the order changed the solution", differing)
+    evidence.record("datasets where the initial value changed the solution", by_start)
     assert differing > 0, "visiting order never changed the solution"
+    assert by_start > 0, "the initial value never changed the solution"

@@ -64,6 +64,12 @@ def _broken_pla(data, *, sign=-1.0, step=1.0, passes=30) -> Run:
     return Run(X_hat=X_hat, y=y, W=np.array(history), idx=np.array(idx, dtype=int), eta=step)
 
 
+def _doubled_step_reported_as_one(data) -> Run:
+    """A run whose steps are 2 y x_hat, reported with eta = 1."""
+    run = _broken_pla(data, sign=1.0, step=2.0)
+    return Run(X_hat=run.X_hat, y=run.y, W=run.W, idx=run.idx, eta=1.0)
+
+
 # --- the update scaled inside the loop (the audit's planted bug) -------------------------
 
 
@@ -189,8 +195,7 @@ def test_novikoff_check_refutes_a_sign_flipped_update():
 def test_step_check_refutes_a_doubled_step():
     @given(data=separable_datasets())
     def check(data):
-        run = _broken_pla(data, sign=1.0, step=2.0)
-        check_pla_steps(Run(X_hat=run.X_hat, y=run.y, W=run.W, idx=run.idx, eta=1.0))
+        check_pla_steps(_doubled_step_reported_as_one(data))
 
     assert_refutes(check)
 
@@ -206,9 +211,7 @@ def test_alignment_lemma_check_refutes_a_sign_flipped_update():
 def test_norm_lemma_check_refutes_a_step_larger_than_reported():
     @given(data=separable_datasets())
     def check(data):
-        run = _broken_pla(data, sign=1.0, step=2.0)
-        reported = Run(X_hat=run.X_hat, y=run.y, W=run.W, idx=run.idx, eta=1.0)
-        check_norm_lemma(reported, radius_squared)
+        check_norm_lemma(_doubled_step_reported_as_one(data), radius_squared)
 
     assert_refutes(check)
 
@@ -216,8 +219,7 @@ def test_norm_lemma_check_refutes_a_step_larger_than_reported():
 def test_norm_steps_check_refutes_a_doubled_step():
     @given(data=separable_datasets())
     def check(data):
-        run = _broken_pla(data, sign=1.0, step=2.0)
-        check_norm_steps(Run(X_hat=run.X_hat, y=run.y, W=run.W, idx=run.idx, eta=1.0))
+        check_norm_steps(_doubled_step_reported_as_one(data))
 
     assert_refutes(check)
 
