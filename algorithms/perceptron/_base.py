@@ -190,14 +190,16 @@ class BinaryPerceptronMixin:
     def _signs(self, X: ArrayLike) -> np.ndarray:
         """``score >= 0`` per sample, also where the score itself overflows float64.
 
-        Such rows are scored again divided by a power of two ``s >= max_j |x_j|``:
+        Such rows are scored again divided by a power of two ``s > max_j |x_j| / 2``:
         ``(x / s) . w + b / s`` has the sign of ``x . w + b`` and stays finite.
         """
         X_arr = validate_features(self, X, reset=False)
         scores = self._raw_scores(X_arr)
         bad = ~np.isfinite(scores)
         if np.any(bad):
-            row_scale = np.ldexp(1.0, np.frexp(np.max(np.abs(X_arr[bad]), axis=1))[1])
+            # frexp: |x| < 2^e; 2^(e - 1) is representable even for |x| near the float max.
+            exponent = np.frexp(np.max(np.abs(X_arr[bad]), axis=1))[1] - 1
+            row_scale = np.ldexp(1.0, exponent)
             scores[bad] = (X_arr[bad] / row_scale[:, None]) @ self.coef_ + (
                 self.intercept_ / row_scale
             )

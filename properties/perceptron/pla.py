@@ -35,6 +35,7 @@ from properties.perceptron.support import (
     check_pla_steps,
     check_updates_on_mistakes,
     fit_pla,
+    perceptron_loss,
     pla_run,
     radius_squared,
     run_of,
@@ -447,6 +448,7 @@ def pla_halts_on_separable_data(data, eta, order, start):
     assert np.all(est.predict(data.X) == data.y)
     y = np.where(data.y == est.classes_[1], 1, -1)
     assert np.all(y * (data.augmented() @ est.w_hat_) > 0)
+    assert est.loss(data.X, data.y) == 0.0, "no mistake left but a positive loss"
 
 
 @claim(
@@ -471,6 +473,9 @@ def pla_never_halts_on_nonseparable_data(data, order, passes):
     y = np.where(data.y == est.classes_[1], 1, -1)
     mistakes = np.sum((np.asarray(est.weight_history_) @ X_hat.T) * y <= 0, axis=1)
     assert np.all(mistakes >= 1), mistakes
+    # The model's loss (labels as given) against the independent one at the final weights.
+    assert_close(est.loss(data.X, data.y), perceptron_loss(X_hat, y, est.w_hat_),
+                 ACCUMULATED_ROUNDING, label="model loss error")
 
 
 @claim(

@@ -555,6 +555,30 @@ def test_margin_functions_reject_bad_arguments(args, match):
         perceptron_loss(*args)
 
 
+def test_predict_signs_scores_that_overflow_and_decision_function_refuses_them():
+    # w = (2, 2), b = -5 separates LI_HANG_X already: no update, the weights stay put.
+    model = Perceptron(w_init=[2.0, 2.0], b_init=-5.0).fit(LI_HANG_X, LI_HANG_Y)
+    assert model.n_updates_ == 0
+    big = 1e308
+    # true scores: -5 (2*big - 2*big: inf - inf = NaN in float64), +inf-ish, -inf-ish, and
+    # 2*(big - 0.9 big) - 5 > 0 (2*big overflows alone)
+    X = np.array([[big, -big], [big, big], [-big, -big], [big, -0.9 * big]])
+    np.testing.assert_array_equal(model.predict(X), [-1, 1, -1, 1])
+    with pytest.raises(ValueError, match="float64 range"):
+        model.decision_function(X)
+
+
+@pytest.mark.parametrize("estimator", [Perceptron, PocketPerceptron, NotesPocket])
+def test_huge_x_eta_or_max_iter_refused_with_a_named_error(estimator):
+    with pytest.raises(ValueError, match="X has entries"):
+        estimator().fit(GOOD_X * 1e300, GOOD_Y)
+    with pytest.raises(ValueError, match="overflowed"):
+        # the first update on (3, 3, 1) adds 3e308 to -1e308
+        estimator(eta=1e308, w_init=[-1e308, -1e308], max_iter=5).fit(GOOD_X, GOOD_Y)
+    with pytest.raises(ValueError, match="max_iter"):
+        estimator(max_iter=10**12).fit(GOOD_X, GOOD_Y)
+
+
 # ---------------------------------------------------------------------------------------
 # scikit-learn protocol
 # ---------------------------------------------------------------------------------------
