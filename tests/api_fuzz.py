@@ -87,6 +87,7 @@ __all__ = [
     "Variant",
     "case_seed",
     "nonfinite_path",
+    "random_variants",
     "run_variant",
     "variants",
 ]
@@ -194,6 +195,8 @@ class Variant:
     expect: str  # "valid", "refuse", "finish", "finite", "not_fitted", "accept"
     value: Any = None
     names: tuple[str, ...] = ()  # names a refusal may give (default: (arg,))
+    where: tuple[int, ...] | None = None  # the bad entry's index (default: the first)
+    factor: float | None = None  # the scale factor of a scaled variant (default: SCALES)
 
 
 class CallTimeout(BaseException):  # noqa: N818 - not an error of the code under test
@@ -353,14 +356,22 @@ def _init(case: Case) -> dict[str, Any]:
     return dict(case.init()) if case.init is not None else {}
 
 
+def _named_call(obj: object, case: Case, seed: int) -> tuple[inspect.Signature, dict[str, Any]]:
+    """The signature fuzzed (a function's, or ``fit``'s) and the valid call's arguments."""
+    args, kwargs = _valid_call(case, seed)
+    if _is_estimator(obj, case):
+        sig = _signature(obj.fit, drop_self=True)  # type: ignore[attr-defined]
+    else:
+        sig = _signature(_callable(obj, case))
+    return sig, _Call(sig, args, kwargs).named()
+
+
 def variants(obj: object, case: Case, seed: int = 0) -> list[Variant]:
     """Every variant of one exported name: ``valid`` first, then the bad inputs."""
     if case.skip:
         return []
-    args, kwargs = _valid_call(case, seed)
     estimator = _is_estimator(obj, case)
-    sig = _signature(obj.fit, drop_self=True) if estimator else _signature(_callable(obj, case))
-    named = _Call(sig, args, kwargs).named()
+    sig, named = _named_call(obj, case, seed)
     peers = _peers(named)
     out = [Variant("valid", None, "valid", "valid")]
     for name, value in named.items():
@@ -397,8 +408,50 @@ def variants(obj: object, case: Case, seed: int = 0) -> list[Variant]:
     return out
 
 
-def _bad_array(value: np.ndarray, kind: str) -> object:
-    flat_first = (0,) * value.ndim
+#: Variants whose bad entry may sit anywhere in the array.
+_POINT_KINDS = ("nan", "inf", "complex", "str")
+#: Decimal exponents of the random scale factors: far beyond any data's units.
+_SCALE_EXPONENTS = (100, 307)
+
+
+def random_variants(obj: object, case: Case, seed: int = 0):
+    """A Hypothesis strategy over bad array entries anywhere and scales 1e±100..1e±307.
+
+    It widens :func:`variants` (which plants the bad entry first and scales by exactly
+    1e±300) to every position and magnitude; the expectations are the same. None when
+    the name has no float array argument.
+    """
+    from hypothesis import strategies as st
+
+    if case.skip:
+        return None
+    _, named = _named_call(obj, case, seed)
+    shapes = {k: v.shape for k, v in named.items() if _is_float_array(v) and v.size}
+    base = [
+        v
+        for v in variants(obj, case, seed)
+        if v.arg in shapes and (v.kind in _POINT_KINDS or v.kind in SCALES)
+    ]
+    if not base:
+        return None
+
+    @st.composite
+    def draw_variant(draw):
+        v = draw(st.sampled_from(base))
+        if v.kind in SCALES:
+            e = draw(st.integers(*_SCALE_EXPONENTS))
+            factor = 10.0**e if SCALES[v.kind] > 1 else 10.0**-e
+            return dataclasses.replace(v, id=f"{v.arg}-x{factor:.0e}", factor=factor)
+        where = tuple(draw(st.integers(0, n - 1)) for n in shapes[v.arg])
+        return dataclasses.replace(v, id=f"{v.id}@{list(where)}", where=where)
+
+    return draw_variant()
+
+
+def _bad_array(
+    value: np.ndarray, kind: str, where: tuple[int, ...] | None = None, factor: float | None = None
+) -> object:
+    flat_first = (0,) * value.ndim if where is None else where
     if kind in ("nan", "inf"):
         bad = value.copy()
         bad[flat_first] = np.nan if kind == "nan" else np.inf
@@ -420,14 +473,14 @@ def _bad_array(value: np.ndarray, kind: str) -> object:
     if kind == "short":
         return value[:-1]
     if kind in SCALES:
-        return value * SCALES[kind]
+        return value * (SCALES[kind] if factor is None else factor)
     raise ValueError(f"unknown array variant {kind!r}")
 
 
 def _bad_value(value: object, variant: Variant) -> object:
     if variant.kind == "invalid" or not isinstance(value, np.ndarray):
         return variant.value
-    return _bad_array(value, variant.kind)
+    return _bad_array(value, variant.kind, variant.where, variant.factor)
 
 
 # ---------------------------------------------------------------------------

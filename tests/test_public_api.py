@@ -13,10 +13,16 @@ import importlib
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from tests.api_fuzz import Case, case_seed, run_variant, variants
+from tests.api_fuzz import Case, case_seed, random_variants, run_variant, variants
 
 ALGORITHMS = Path(__file__).resolve().parent.parent / "algorithms"
+
+#: Random bad variants per name (a bad entry anywhere, a scale 1e±100..1e±307), on top
+#: of the fixed ones: enough to move the bad entry off the first row and column.
+RANDOM_EXAMPLES = 6
 
 FAMILIES = sorted(
     p.name
@@ -90,4 +96,38 @@ def test_public_api_variant(family: str, name: str, variant: object) -> None:
     case = _cases(family)[name]  # type: ignore[index]
     obj = _exports(family)[name]
     failure = run_variant(obj, case, variant, case_seed(family, name))
+    assert failure is None, f"{family}.{name} [{variant.id}]: {failure}"
+
+
+def _random_params() -> list:
+    params = []
+    for family in FAMILIES:
+        cases = _cases(family)
+        if cases is None:
+            continue
+        for name in _exports(family):
+            case = cases.get(name)
+            if case is not None and not case.skip:
+                params.append(pytest.param(family, name, id=f"{family}-{name}-random"))
+    return params
+
+
+@pytest.mark.parametrize(("family", "name"), _random_params())
+@settings(
+    max_examples=RANDOM_EXAMPLES,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(data=st.data())
+def test_public_api_random_variant(family: str, name: str, data: st.DataObject) -> None:
+    case = _cases(family)[name]  # type: ignore[index]
+    obj = _exports(family)[name]
+    seed = case_seed(family, name)
+    strategy = random_variants(obj, case, seed)
+    if strategy is None:
+        return  # no float array argument
+    variant = data.draw(strategy, label="variant")
+    failure = run_variant(obj, case, variant, seed)
     assert failure is None, f"{family}.{name} [{variant.id}]: {failure}"

@@ -21,7 +21,14 @@ from algorithms._validation import (
     validate_features,
     validate_regression,
 )
-from tests.api_fuzz import Case, case_seed, nonfinite_path, run_variant, variants
+from tests.api_fuzz import (
+    Case,
+    case_seed,
+    nonfinite_path,
+    random_variants,
+    run_variant,
+    variants,
+)
 
 SEED = 7
 
@@ -254,3 +261,34 @@ def test_a_case_needs_a_call_or_a_reason_and_seeds_are_fixed():
     assert variants(good, Case(skip="a constant")) == []
     assert case_seed("linear", "ridge_solve") == case_seed("linear", "ridge_solve")
     assert case_seed("linear", "ridge_solve") != case_seed("linear", "Ridge")
+
+
+def first_entry_only(X, y, lam, *, n_steps=3, solver="exact"):
+    """Checks only the first entry of X for NaN, and never looks at X's scale."""
+    X = np.asarray(X)
+    if np.iscomplexobj(X) or X.dtype.kind not in "f" or not np.isfinite(X.flat[0]):
+        raise ValueError("X must be a finite real array")
+    return good(np.nan_to_num(X, nan=0.0, posinf=0.0), y, lam, n_steps=n_steps, solver=solver)
+
+
+def test_random_variants_move_the_bad_entry_and_the_scale():
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    assert run_variant(first_entry_only, FUNCTION_CASE,
+                       _by_id(first_entry_only, FUNCTION_CASE, "X-nan"), SEED) is None
+    strategy = random_variants(first_entry_only, FUNCTION_CASE, SEED)
+    seen: list[str] = []
+
+    @settings(max_examples=60, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(data=st.data())
+    def check(data):
+        v = data.draw(strategy)
+        seen.append(v.id)
+        assert run_variant(first_entry_only, FUNCTION_CASE, v, SEED) is None, v.id
+
+    with pytest.raises(AssertionError):
+        check()
+    assert any("@[" in i and not i.endswith("@[0, 0]") for i in seen)
+    assert random_variants(good, Case(skip="x")) is None
