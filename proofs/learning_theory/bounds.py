@@ -22,7 +22,7 @@ from algorithms.learning_theory import (
     stability_bound,
     vc_generalisation_bound,
 )
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, assert_close
 from mltheory.symbolic import Derivation
 from proofs.support import expand_logs
@@ -139,6 +139,7 @@ def check_vc_rate(scale_of_rate: sp.Expr) -> sp.Expr:
     tags=("learning-theory", "vc", "symbolic"),
     expect=Expect.REFUTED,
     corrected_by="clt.vc_bound_rate",
+    kind=ErratumKind.OVERCLAIM,
     explanation="The bound is sqrt((8d ln(2em/d) + 8 ln(4/delta))/m); the d ln m term makes "
     "sqrt(m) times it grow like sqrt(8 d ln m) without limit, so it is O(sqrt(ln m / m)), "
     "not O(1/sqrt(m)) as the note says.",
@@ -207,3 +208,28 @@ def stability_rate():
     assert_close(stability_bound(1 / 40, 40, 3.0, 0.1),
                  float(stability_excess(1 / m).subs({m: 40, M: 3, delta: sp.Rational(1, 10)})),
                  EXACT_ARITHMETIC, label="|implementation - (9.40)|")
+
+
+@claim(
+    id="clt.stability_rate_beta_sqrt_m_as_written",
+    source="003 §9.6 (9.39)",
+    statement="By (9.39), the difference between the generalisation loss and the empirical "
+    "loss converges at rate beta sqrt(m).",
+    method=Method.SYMBOLIC,
+    tags=("learning-theory", "stability", "symbolic"),
+    expect=Expect.REFUTED,
+    corrected_by="clt.stability_rate",
+    kind=ErratumKind.TERM,
+    explanation="The excess term of (9.39) is 2 beta + (4 m beta + M) sqrt(ln(1/delta)/(2m)): "
+    "besides the beta sqrt(m) part it has M sqrt(ln(1/delta)/(2m)), of order 1/sqrt(m) "
+    "whatever beta is. For any beta = o(1/m), e.g. beta = 1/m^2 (or a learner that ignores "
+    "its data, beta = 0), the term divided by beta sqrt(m) grows without bound; the rate is "
+    "O(beta sqrt(m) + 1/sqrt(m)), which the note's next sentence (beta = O(1/m) gives "
+    "O(1/sqrt(m))) uses correctly.",
+)
+def stability_rate_beta_sqrt_m_as_written():
+    limit = _rate_limit(stability_excess(1 / m**2), (1 / m**2) * sp.sqrt(m),
+                        {M: 1, delta: sp.Rational(1, 10)})
+    evidence.record("lim (9.39) excess / (beta sqrt(m)) at beta = 1/m^2, M = 1, delta = 1/10",
+                    str(limit))
+    assert limit.is_finite, f"(9.39) excess / (beta sqrt(m)) -> {limit}: not O(beta sqrt(m))"

@@ -15,8 +15,10 @@ deviation is a one-sided Kolmogorov-Smirnov statistic.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
 from hypothesis import example, given
@@ -36,7 +38,7 @@ from algorithms.learning_theory import (
     rademacher_vc_bound,
     threshold_rademacher,
 )
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, Tolerance, assert_close, assert_leq
 from mltheory.stats import hoeffding_interval
 from mltheory.strategies import rngs
@@ -139,6 +141,60 @@ def empirical_rademacher_properties(table, data, gen, scale):
         H = dichotomies(Thresholds(), distinct_line_points(m))
         assert_close(threshold_rademacher(m), empirical_rademacher(H), ENUMERATION_ROUNDING,
                      label="|reflection formula - enumeration| (thresholds)")
+
+
+def exact_empirical_rademacher_all_functions(sample: tuple[int, ...]) -> Fraction:
+    """R̂ of the class of all {-1,+1}-functions on the sample's points, exactly: the sup over
+    h of (1/m) sum sigma_i h(x_i) is (1/m) sum_x |sum_{i: x_i = x} sigma_i| (h(x) takes the
+    sign of each point's sum), averaged over all 2^m sign vectors in rationals."""
+    m = len(sample)
+    total = Fraction(0)
+    for sigma in itertools.product((-1, 1), repeat=m):
+        sums: dict[int, int] = {}
+        for x, s in zip(sample, sigma, strict=True):
+            sums[x] = sums.get(x, 0) + s
+        total += sum(abs(v) for v in sums.values())
+    return total / (m * 2**m)
+
+
+def check_expectation_over_subsets(n: int, m: int) -> None:
+    """(9.30) with Z an m-element subset versus an i.i.d. sample, on the uniform
+    distribution over n points and the class of all functions on them."""
+    iid = sum((exact_empirical_rademacher_all_functions(seq)
+               for seq in itertools.product(range(n), repeat=m)), Fraction(0)) / n**m
+    subsets = [exact_empirical_rademacher_all_functions(z)
+               for z in itertools.combinations(range(n), m)]
+    over_subsets = sum(subsets, Fraction(0)) / len(subsets)
+    evidence.record("R_m over i.i.d. samples (exact)", str(iid))
+    evidence.record("average of R̂_Z over m-element subsets (exact)", str(over_subsets))
+    evidence.add_examples(1)
+    assert iid == over_subsets, (f"uniform on {n} points, all functions, m={m}: R_m over "
+                                 f"i.i.d. samples = {iid}, over m-element subsets = "
+                                 f"{over_subsets}")
+
+
+@claim(
+    id="clt.rademacher_expectation_over_subsets_as_written",
+    source="003 §9.5 (9.30)",
+    statement="R_m(F) is the expectation of R̂_Z(F) over Z ⊆ 𝒵 with |Z| = m: the average "
+    "over m-element subsets is the quantity the bounds (9.31)-(9.32) use, the expectation "
+    "over i.i.d. samples of size m.",
+    method=Method.ENUMERATION,
+    tags=("learning-theory", "rademacher"),
+    expect=Expect.REFUTED,
+    corrected_by="clt.rademacher_bound_binary",
+    kind=ErratumKind.SHORTHAND,
+    explanation="(9.30) writes the expectation over subsets Z ⊆ 𝒵 with |Z| = m, but the "
+    "bounds are proved for an i.i.d. sample, which can repeat a point (the set notation is "
+    "shorthand for the sample). Read literally the two differ: on 4 uniform points with "
+    "all functions and m = 2, every 2-point subset is shattered (average 1), while an "
+    "i.i.d. pair repeats its point with probability 1/4 and R_2 = 7/8.",
+)
+@given(n=st.integers(2, 4), data=st.data())
+@example(n=4, data=None)
+def rademacher_expectation_over_subsets_as_written(n, data):
+    m = 2 if data is None else data.draw(st.integers(2, n))
+    check_expectation_over_subsets(n, m)
 
 
 # ---------------------------------------------------------------------------
@@ -361,6 +417,7 @@ def check_rademacher_vc(draws: list[ScenarioDraw], delta: float,
     tags=("learning-theory", "rademacher", "simulation"),
     expect=Expect.REFUTED,
     corrected_by="clt.rademacher_vc_bound",
+    kind=ErratumKind.MISSING_CONDITION,
     explanation="(9.34) substitutes (em/d)^d for Pi_H(m), which (9.22) allows only for "
     "m >= d; the note drops the condition. For d/e < m < d the formula is defined but "
     "false: a memoriser over all functions on 100 uniform points (VC 100) with m = 37 "

@@ -45,7 +45,7 @@ from algorithms.learning_theory import (
     vc_generalisation_bound,
     vc_tail_bound,
 )
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, assert_leq
 from properties.learning_theory.strategies import point_sets
 from properties.learning_theory.support import (
@@ -155,10 +155,12 @@ def _witness(name: str, m: int) -> np.ndarray | None:
     tags=("learning-theory", "vc"),
     expect=Expect.REFUTED,
     corrected_by="clt.shattering_definition",
+    kind=ErratumKind.SHORTHAND,
     explanation="The note equates 'H realises every labelling of this D' with "
     "'Pi_H(m) = 2^m'. The growth function is a maximum over all m-point sets, so "
     "Pi_H(m) = 2^m only says that SOME m-point set is shattered: three collinear points "
-    "are not shattered by half-planes although Pi(3) = 8.",
+    "are not shattered by half-planes although Pi(3) = 8. The intended condition, "
+    "|H|_D| = 2^m, is clear from the sentence; Pi_H(m) stands in for it.",
 )
 @given(case=class_and_points(max_points=4))
 @example(case=("halfspaces_2d", HalfSpaces(2), 3, np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]])))
