@@ -889,21 +889,29 @@ def _main(args: argparse.Namespace) -> int:
                 run_tests(o, family, args)
                 log(f"{family} tests on {o.site.id}: {o.tests} {o.detail[:100]}")
         results.append(fr)
+        _write(results, args, claim_seed, final=False)  # a long run keeps what it has
+    _write(results, args, claim_seed, final=True)
+    return 0
+
+
+def _write(
+    results: list[FamilyResult], args: argparse.Namespace, claim_seed: int, *, final: bool
+) -> None:
+    """The Markdown (stdout unless --markdown, and only when final) and JSON reports."""
     text = markdown(results, args, tests=not args.no_tests)
     if args.markdown:
         Path(args.markdown).write_text(text)
-    else:
+    elif final:
         print(text)
     if args.json:
         doc = {
             "seed": args.seed, "n": args.n, "profile": args.profile,
-            "claim_seed": claim_seed, "tests": not args.no_tests,
+            "claim_seed": claim_seed, "tests": not args.no_tests, "complete": final,
             "families": [
                 {**r.summary(), "results": [o.as_dict() for o in r.outcomes]} for r in results
             ],
         }
         Path(args.json).write_text(json.dumps(doc, indent=1))
-    return 0
 
 
 if __name__ == "__main__":
