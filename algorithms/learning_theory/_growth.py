@@ -166,13 +166,18 @@ def _line_classes(X: object, y: object) -> tuple[np.ndarray, np.ndarray]:
 
 
 @dataclass(frozen=True)
-class Thresholds:
-    """One-sided thresholds on the line: ``h_t(x) = +1`` iff ``x >= t``. VC dimension 1."""
+class _LineClass:
+    """A class on the real line: ``dim`` is 1 (checked)."""
 
     dim: int = 1
 
     def __post_init__(self) -> None:
         _check_dim(self.dim, only=1)
+
+
+@dataclass(frozen=True)
+class Thresholds(_LineClass):
+    """One-sided thresholds on the line: ``h_t(x) = +1`` iff ``x >= t``. VC dimension 1."""
 
     def realizes(self, X: object, y: object) -> bool:
         pos, neg = _line_classes(X, y)
@@ -180,13 +185,8 @@ class Thresholds:
 
 
 @dataclass(frozen=True)
-class Intervals:
+class Intervals(_LineClass):
     """Closed intervals on the line: ``h(x) = +1`` iff ``a <= x <= b``. VC dimension 2."""
-
-    dim: int = 1
-
-    def __post_init__(self) -> None:
-        _check_dim(self.dim, only=1)
 
     def realizes(self, X: object, y: object) -> bool:
         pos, neg = _line_classes(X, y)
