@@ -28,7 +28,7 @@ from algorithms.ensembles import (
     expected_in_bag_fraction,
     majority_vote_hoeffding_bound,
 )
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, ITERATIVE_SOLVER, Tolerance, assert_close
 from mltheory.symbolic import Derivation
 
@@ -122,6 +122,7 @@ def alpha_derivative_6_10():
     method=Method.SYMBOLIC,
     tags=("ensembles", "boosting", "symbolic", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.TERM,
     corrected_by="ada.alpha_derivative_6_10",
     explanation="Missing term: the derivative of e^{alpha} eps_t, + e^{alpha_t} eps_t, is "
     "dropped. The printed expression is negative for every alpha when eps_t < 1, so "

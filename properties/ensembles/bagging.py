@@ -36,7 +36,7 @@ from algorithms.ensembles import (
 )
 from algorithms.linear import LinearRegression, LogisticRegression
 from algorithms.trees import DecisionTreeClassifier
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, assert_close, assert_leq
 from mltheory.stats import check_probability_at_least, check_probability_at_most
 from properties.ensembles.strategies import binary_datasets
@@ -220,8 +220,9 @@ def k_extremes(rng, scale):
     method=Method.PROPERTY,
     tags=("ensembles", "random-forest", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.MISSING_CONDITION,
     corrected_by="rf.identical_without_randomness",
-    explanation="Overclaim (missing condition): rule 2 of the same recipe still draws a "
+    explanation="Missing condition: rule 2 of the same recipe still draws a "
     "random attribute subset (m < M) at every split, so trees grown on the same data "
     "differ; they coincide only when the attribute sampling is switched off too (k = d) "
     "and the tree learner is deterministic.",
@@ -258,6 +259,44 @@ def identical_without_randomness(data, seed):
 def _informative(n: int, rng: np.random.Generator, d: int = 8):
     X = rng.normal(size=(n, d))
     return X, np.where(X[:, 0] + X[:, 1] + X[:, 2] + 0.5 * rng.normal(size=n) > 0, 1, -1)
+
+
+#: Confidence of the test that a forest's trees are uncorrelated: under independence the
+#: mean pairwise correlation of n test predictions has standard deviation at most
+#: 1/sqrt(n), so a mean above z/sqrt(n) refutes it at this confidence.
+UNCORRELATED_CONFIDENCE = 1.0 - 1e-6
+
+
+@claim(
+    id="rf.trees_unrelated_as_written",
+    source="003 §2.7 (first paragraph)",
+    statement="(As printed) the decision trees of a random forest are unrelated to each "
+    "other: two trees' predictions on fresh points are uncorrelated (rho (6.29) = 0).",
+    method=Method.SIMULATION,
+    tags=("ensembles", "random-forest", "statistical", "erratum"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.OVERCLAIM,
+    corrected_by="rf.m_tradeoff",
+    explanation="Overclaim: the trees are grown independently given the training set (each "
+    "from its own bootstrap sample and attribute draws), but they learn the same data, so "
+    "their predictions are strongly positively correlated (mean pairwise rho about 0.4 "
+    "here); the same section then names the correlation between two trees as what drives "
+    "the forest's error, and lowering m is how a forest reduces it.",
+)
+def trees_unrelated_as_written(rng, scale):
+    X, y = _informative(150, rng)
+    Xt, _ = _informative(1000 * scale, rng)
+    forest = RandomForestClassifier(n_estimators=10, random_state=rng).fit(X, y)
+    preds = [np.where(tree.predict(Xt) == 1, 1, -1) for tree in forest.estimators_]
+    rhos = [correlation(contingency_table(preds[i], preds[j]), undefined=0.0)
+            for i in range(len(preds)) for j in range(i + 1, len(preds))]
+    mean_rho = float(np.mean(rhos))
+    limit = stats.norm.isf(1.0 - UNCORRELATED_CONFIDENCE) / math.sqrt(Xt.shape[0])
+    evidence.record("mean pairwise rho of the trees' test predictions", mean_rho)
+    assert mean_rho <= limit, (
+        f"mean pairwise correlation {mean_rho:.3f} of {len(preds)} trees exceeds "
+        f"{limit:.3f}, the most that uncorrelated trees reach at confidence "
+        f"{UNCORRELATED_CONFIDENCE}")
 
 
 @claim(
@@ -352,6 +391,7 @@ def error_correlation_strength(T, s, rho, ds, drho):
     method=Method.PROPERTY,
     tags=("ensembles", "random-forest", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.MISSING_CONDITION,
     corrected_by="rf.error_correlation_strength",
     explanation="Missing condition: correlation hurts only trees that are better than "
     "chance. With strength s < 1/2 independent errors push the vote's error towards 1 and "
@@ -371,6 +411,7 @@ def error_correlation_strength_as_written(T, s, rho, ds, drho):
     method=Method.SIMULATION,
     tags=("ensembles", "random-forest", "statistical", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.OVERCLAIM,
     corrected_by="rf.oob_estimate",
     explanation="Overclaim: each example's OOB vote uses only the ~T/e trees that missed "
     "it, so the OOB error estimates the error of a smaller forest and is pessimistic; the "

@@ -21,17 +21,20 @@ from sklearn.tree import DecisionTreeClassifier as SkTree
 
 from algorithms.ensembles import AdaBoostClassifier
 from algorithms.perceptron import Perceptron
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, ITERATIVE_SOLVER, assert_close, assert_leq
 from mltheory.stats import check_probability_at_least, check_probability_at_most
-from properties.ensembles.strategies import binary_datasets, simplex_vectors
+from properties.ensembles.strategies import BinaryData, binary_datasets, simplex_vectors
 from properties.ensembles.support import (
     BOOSTING_ROUNDING,
     check_distribution_recursion,
+    check_literal_run,
+    check_matches_literal,
     check_training_error_bound,
     check_weight_update,
     cumulative_margins,
     exp_loss,
+    notes_adaboost,
     signed_labels,
 )
 
@@ -145,6 +148,58 @@ def weight_update_fig(data, mode):
     check_weight_update(est, data.y)
 
 
+def _dominating_alpha(alphas: list) -> float:
+    """The weight AdaBoostClassifier gives a perfect h_t: more than all earlier ones."""
+    return 1.0 + float(np.sum(alphas))
+
+
+#: A training set a single stump classifies perfectly: eps_1 = 0 in Fig 8.3.
+STUMP_SEPARABLE = BinaryData(X=np.arange(8.0)[:, None], y=np.array([1, 1, 1, 1, -1, -1, -1, -1]))
+
+
+@claim(
+    id="ada.fig_8_3_literal",
+    source="003 §6.2 Fig 8.3",
+    statement="Fig 8.3 run line by line (D_1 = 1/m; h_t fitted on D_t; eps_t; break if "
+    "eps_t > 1/2; alpha_t = 1/2 ln((1 - eps_t)/eps_t); D_{t+1} = D_t exp(-alpha_t f h_t)/Z_t), "
+    "with the one repair that a perfect h_t (eps_t = 0) gets a finite weight larger than "
+    "all earlier ones and ends the loop, gives finite alpha_t and probability distributions "
+    "D_{t+1} on every training set, and AdaBoostClassifier records exactly these eps_t, "
+    "alpha_t and D_t.",
+    method=Method.PROPERTY,
+    tags=("ensembles", "boosting"),
+)
+@given(data=binary_datasets())
+@example(data=STUMP_SEPARABLE)
+def fig_8_3_literal(data):
+    est = fit_boost(data)
+    f = signed_labels(est, data.y)
+    run = notes_adaboost(data.X, f, ROUNDS, zero_error_alpha=_dominating_alpha)
+    check_literal_run(run)
+    check_matches_literal(est, run)
+
+
+@claim(
+    id="ada.fig_8_3_literal_as_written",
+    source="003 §6.2 Fig 8.3 (lines 5-7)",
+    statement="(As printed) Fig 8.3 run line by line gives a finite weight alpha_t and a "
+    "probability distribution D_{t+1} in every round it does not break out of.",
+    method=Method.PROPERTY,
+    tags=("ensembles", "boosting", "erratum"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.CODE,
+    corrected_by="ada.fig_8_3_literal",
+    explanation="Pseudo-code bug: line 5 breaks only for eps_t > 0.5, so a base learner "
+    "that is perfect on D_t (eps_t = 0, e.g. a stump on a threshold-separable set) reaches "
+    "line 6 with alpha_t = 1/2 ln(1/0) = +inf, and line 7 then computes 0 * inf and 0/0: "
+    "D_{t+1} is NaN. The loop needs a stop (or a finite dominating weight) at eps_t = 0.",
+)
+@given(data=binary_datasets(max_features=1))
+@example(data=STUMP_SEPARABLE)
+def fig_8_3_literal_as_written(data):
+    check_literal_run(notes_adaboost(data.X, np.asarray(data.y), ROUNDS))
+
+
 @claim(
     id="ada.distribution_recursion_6_16",
     source="003 §6.2 (6.13); 003 §6.2 (6.16)",
@@ -173,6 +228,7 @@ def _first_round_alpha(est, t: int) -> float:
     method=Method.PROPERTY,
     tags=("ensembles", "boosting", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="ada.distribution_recursion_6_16",
     explanation="Wrong index: the exponent must use alpha_t, the weight of the learner h_t "
     "that H_t = H_{t-1} + alpha_t h_t adds; the printed alpha_i (i is not bound anywhere in "

@@ -33,7 +33,7 @@ from algorithms.ensembles import (
     q_statistic,
 )
 from algorithms.linear import LinearRegression
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, Tolerance, assert_close
 from mltheory.stats import check_probability_at_least, check_probability_at_most
 from properties.ensembles.strategies import (
@@ -99,6 +99,7 @@ def ambiguity_6_22_6_25(ens, exact):
     method=Method.PROPERTY,
     tags=("ensembles", "diversity", "identity", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.MISSING_CONDITION,
     corrected_by="ediv.ambiguity_6_22_6_25",
     explanation="Missing condition: the decomposition needs sum_i w_i = 1 (the book's "
     "constraint w_i >= 0, sum w_i = 1, dropped in the notes' (6.18) and never stated in "
@@ -145,6 +146,7 @@ def _printed_6_26(terms, weights):
     method=Method.PROPERTY,
     tags=("ensembles", "diversity", "identity", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.TERM,
     corrected_by="ediv.integrated_6_26_6_27",
     explanation="Missing factor: the first sum on the right must carry the weights, "
     "sum_i w_i int E(h_i|x) p(x) dx (= E_bar, as (6.27) then uses). Without them the right "
@@ -358,6 +360,7 @@ def q_6_30(t):
     method=Method.PROPERTY,
     tags=("ensembles", "diversity", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="div.q_6_30",
     explanation="Inequality turned the wrong way: (ad + bc)^2 <= (a+b)(a+c)(c+d)(b+d) for "
     "non-negative counts, so |Q| >= |rho| (equality only in corner cases such as b = c = 0). "
@@ -376,6 +379,7 @@ def q_at_most_rho_as_written(t):
     method=Method.PROPERTY,
     tags=("ensembles", "diversity", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.OVERCLAIM,
     corrected_by="div.q_6_30",
     explanation="Overclaim (a word is missing): Q and rho share their sign, not their "
     "value; |Q| >= |rho| with equality only in corner cases. a = 1, b = 1, c = 0, d = 1 "

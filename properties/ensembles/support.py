@@ -37,10 +37,16 @@ from mltheory.stats import clopper_pearson, decide_at_most
 
 __all__ = [
     "ExactMeasures",
+    "LiteralAdaBoost",
+    "check_literal_run",
+    "check_matches_literal",
+    "notes_adaboost",
+    "stump_learner",
     "check_ambiguity_identity",
     "check_ensemble_error_at_most_mean",
     "check_integrated_identity",
     "check_majority_bound",
+    "check_majority_vanishes",
     "check_q_versus_rho",
     "enumerated_majority_error",
     "exact_ambiguity_terms",
@@ -222,6 +228,26 @@ def check_majority_bound(T: int, eps: float, *,
                context=f"T={T}, eps={eps!r}: ")
 
 
+def check_majority_vanishes(eps: Fraction, delta: float, *, constant: float = 2.0) -> None:
+    """The exact error falls strictly along odd T (up to 41) and is at most ``delta`` at the
+    first odd ``T >= constant ln(1/delta) / (1 - 2 eps)^2`` (Hoeffding's ``constant`` is 2).
+
+    The headroom is large by nature: Hoeffding's exponential misses the factor of order
+    ``1 / (z sqrt(2 pi))``, ``z = sqrt(2 ln(1/delta))``, of the binomial tail (about 8 at
+    ``delta = 1e-2``, 60 at ``1e-8``).
+    """
+    errors = [majority_vote_error(T, eps, exact=True) for T in range(1, 42, 2)]
+    for T, (a, b) in zip(range(1, 42, 2), zip(errors, errors[1:], strict=False), strict=False):
+        assert b < a, f"eps={eps}: error {a} at T={T} does not drop at T={T + 2} ({b})"
+    T_star = math.ceil(constant * math.log(1 / delta) / (1 - 2 * float(eps)) ** 2)
+    T_star += 1 - T_star % 2  # odd
+    err = majority_vote_error(T_star, float(eps))
+    evidence.worst("error at T* / delta", err / delta)
+    evidence.note("headroom loose by nature: Hoeffding's exp(-T (1 - 2 eps)^2 / 2) lacks the "
+                  "binomial tail's factor ~1/(z sqrt(2 pi)), z = sqrt(2 ln(1/delta))")
+    assert_leq(err, delta, label="error at T* / delta", context=f"eps={eps}, T*={T_star}: ")
+
+
 # ---------------------------------------------------------------------------
 # AdaBoost (Fig 8.3, (6.9)-(6.16)): checks on the histories the loop recorded
 # ---------------------------------------------------------------------------
@@ -299,10 +325,11 @@ def exp_loss(D: np.ndarray, f: np.ndarray, H: np.ndarray) -> float:
     return float(np.sum(D * np.exp(-f * H)))
 
 
-def check_training_error_bound(est, y: np.ndarray, *, factor: float = 1.0) -> None:
+def check_training_error_bound(est, y: np.ndarray, *, factor: float = 1.0,
+                               scale: float = 1.0) -> None:
     """The training error of ``sign(H_T)`` under ``D_1`` is at most
     ``l_exp(H_T | D_1) = prod_t Z_t <= exp(-2 sum_t (1/2 - eps_t)^2)`` (``factor``
-    scales the exponent of the last bound)."""
+    scales the exponent of the last bound, ``scale`` the bound itself)."""
     f = signed_labels(est, y)
     D1 = est.distributions_[0]
     H_T = cumulative_margins(est)[-1]
@@ -311,9 +338,84 @@ def check_training_error_bound(est, y: np.ndarray, *, factor: float = 1.0) -> No
     assert_close(loss, float(np.prod(est.normalisers_)), BOOSTING_ROUNDING,
                  label="|l_exp(H_T) - prod Z_t|")
     gamma = 0.5 - est.errors_
-    bound = math.exp(-2.0 * factor * float(np.sum(gamma**2)))
+    bound = scale * math.exp(-2.0 * factor * float(np.sum(gamma**2)))
     assert_leq(train_error, loss, label="training error / l_exp(H_T)", tol=BOOSTING_ROUNDING)
     assert_leq(loss, bound, label="prod Z_t / exp(-2 sum gamma_t^2)", tol=BOOSTING_ROUNDING)
+
+
+@dataclass(frozen=True)
+class LiteralAdaBoost:
+    """What Fig 8.3 computes, line by line: ``eps_t``, ``alpha_t`` and ``D_1..D_{t+1}``."""
+
+    errors: np.ndarray
+    alphas: np.ndarray
+    distributions: np.ndarray  # (rounds + 1, m)
+
+
+def stump_learner(X: np.ndarray, f: np.ndarray, D: np.ndarray) -> np.ndarray:
+    """Line 3's ``h_t = L(D, D_t)`` with L a CART stump fitted with sample weights ``D``;
+    returns ``h_t(x_i)`` in {-1, +1}."""
+    from algorithms.trees import DecisionTreeClassifier
+
+    return DecisionTreeClassifier(criterion="gini", max_depth=1).fit(
+        X, f, sample_weight=D).predict(X)
+
+
+def notes_adaboost(X: np.ndarray, f: np.ndarray, T: int, *,
+                   zero_error_alpha: Callable[[list], float] | None = None,
+                   learner: Callable = stump_learner) -> LiteralAdaBoost:
+    """Fig 8.3 (003 §6.2) run literally in float64.
+
+    Line 1 ``D_1 = 1/m``; for t = 1..T: line 3 ``h_t = L(D, D_t)``; line 4 ``eps_t`` the
+    D_t-weight of h_t's mistakes; line 5 break if ``eps_t > 0.5``; line 6 ``alpha_t =
+    1/2 ln((1 - eps_t)/eps_t)``; line 7 ``D_{t+1} = D_t exp(-alpha_t f h_t) / Z_t``.
+    As printed, line 6 at ``eps_t = 0`` gives ``alpha_t = +inf`` and line 7 ``0/0``.
+    ``zero_error_alpha(previous alphas)``, when given, is the weight used instead at
+    ``eps_t = 0``, after which the loop stops (the rule of :class:`AdaBoostClassifier`).
+    """
+    m = f.shape[0]
+    D = np.full(m, 1.0 / m)
+    errors, alphas, dists = [], [], [D]
+    for _t in range(T):
+        h = learner(X, f, D)
+        eps = np.float64(np.sum(D[h != f]))
+        if eps > 0.5:
+            break
+        stop = eps == 0.0 and zero_error_alpha is not None
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            alpha = zero_error_alpha(alphas) if stop else 0.5 * np.log((1.0 - eps) / eps)
+            unnormalised = D * np.exp(-alpha * f * h)
+            D = unnormalised / np.sum(unnormalised)
+        errors.append(float(eps))
+        alphas.append(float(alpha))
+        dists.append(D)
+        if stop or not np.all(np.isfinite(D)):
+            break  # no learner can be fitted on a NaN distribution (line 3)
+    return LiteralAdaBoost(np.asarray(errors), np.asarray(alphas), np.vstack(dists))
+
+
+def check_literal_run(run: LiteralAdaBoost) -> None:
+    """Every alpha_t of the run is a finite number and every D_{t+1} a probability
+    distribution (finite, non-negative, summing to 1)."""
+    for t, alpha in enumerate(run.alphas):
+        D = run.distributions[t + 1]
+        assert math.isfinite(alpha), f"round {t + 1}: eps_t = {run.errors[t]!r} gives " \
+            f"alpha_t = {alpha!r}"
+        assert np.all(np.isfinite(D)) and np.all(D >= 0), \
+            f"round {t + 1}: D_{t + 2} = {D[:4]!r}... is not a distribution"
+        assert_close(float(D.sum()), 1.0, BOOSTING_ROUNDING, label="|sum D_{t+1} - 1|")
+
+
+def check_matches_literal(est, run: LiteralAdaBoost) -> None:
+    """The estimator's recorded eps_t, alpha_t and D_t equal the literal run's."""
+    rounds = est.errors_.shape[0]
+    assert run.errors.shape[0] == rounds, (
+        f"the literal Fig 8.3 runs {run.errors.shape[0]} rounds, the estimator {rounds} "
+        f"(stop reason {est.stop_reason_!r})")
+    assert_close(est.errors_, run.errors, BOOSTING_ROUNDING, label="|eps_t - Fig 8.3 line 4|")
+    assert_close(est.alphas_, run.alphas, BOOSTING_ROUNDING, label="|alpha_t - Fig 8.3 line 6|")
+    assert_close(est.distributions_, run.distributions, BOOSTING_ROUNDING,
+                 label="|D_t - Fig 8.3 line 7|")
 
 
 # ---------------------------------------------------------------------------

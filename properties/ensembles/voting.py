@@ -8,7 +8,6 @@ steered (``hypothesis.target``) towards its tightest cases.
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 import numpy as np
@@ -26,8 +25,8 @@ from algorithms.ensembles import (
     weighted_vote,
 )
 from algorithms.ensembles._combination import pick_plurality
-from mltheory import Expect, Method, claim, evidence
-from mltheory.numeric import EXACT_ARITHMETIC, assert_close, assert_leq
+from mltheory import ErratumKind, Expect, Method, claim, evidence
+from mltheory.numeric import EXACT_ARITHMETIC, assert_close
 from mltheory.stats import check_probability_at_least, check_probability_at_most
 from properties.ensembles.strategies import (
     class_votes,
@@ -37,6 +36,7 @@ from properties.ensembles.strategies import (
 )
 from properties.ensembles.support import (
     check_majority_bound,
+    check_majority_vanishes,
     enumerated_majority_error,
     magnitude,
 )
@@ -74,6 +74,7 @@ def majority_error_6_3(T, eps):
     method=Method.ENUMERATION,
     tags=("ensembles", "voting", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="ens.majority_error_6_3",
     explanation="Wrong symbol: the left-hand side must be the ensemble's error "
     "P(H(x) != f(x)); the individual error P(h_i(x) != f(x)) is eps by (6.1). For T = 3, "
@@ -109,6 +110,7 @@ def majority_hoeffding_6_3(T, eps):
     method=Method.PROPERTY,
     tags=("ensembles", "voting", "bound", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.MISSING_CONDITION,
     corrected_by="ens.majority_hoeffding_6_3",
     explanation="Missing condition eps < 1/2 (eps <= 1/2): Hoeffding bounds the lower tail "
     "of the number of correct votes only when its mean T(1 - eps) is at least T/2. For "
@@ -129,6 +131,7 @@ def majority_hoeffding_6_3_as_written(T, eps):
     method=Method.ENUMERATION,
     tags=("ensembles", "voting", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.MISSING_CONDITION,
     corrected_by="ens.majority_error_vanishes_6_3",
     explanation="Overclaim / missing condition: the sum of (6.3) decreases (to 0) only for "
     "eps < 1/2 and along odd T; an even T adds ties, which sign(0) = 0 counts as errors "
@@ -149,20 +152,13 @@ def majority_error_decreasing_as_written(T, eps):
     statement="For 0 < eps < 1/2 the exact majority-vote error strictly decreases along odd "
     "T and tends to 0: it is at most delta once T >= 2 ln(1/delta)/(1 - 2 eps)^2.",
     method=Method.ENUMERATION,
-    tags=("ensembles", "voting"),
+    tags=("ensembles", "voting", "bound"),
 )
 @given(eps=st.fractions(min_value=Fraction(1, 64), max_value=Fraction(31, 64),
                         max_denominator=64),
        delta=st.sampled_from([1e-2, 1e-4, 1e-8]))
 def majority_error_vanishes_6_3(eps, delta):
-    errors = [majority_vote_error(T, eps, exact=True) for T in range(1, 42, 2)]
-    for T, (a, b) in zip(range(1, 42, 2), zip(errors, errors[1:], strict=False), strict=False):
-        assert b < a, f"eps={eps}: error {a} at T={T} does not drop at T={T + 2} ({b})"
-    T_star = math.ceil(2 * math.log(1 / delta) / (1 - 2 * float(eps)) ** 2)
-    T_star += 1 - T_star % 2  # odd
-    err = majority_vote_error(T_star, float(eps))
-    evidence.worst("error at T* / delta", err / delta)
-    assert_leq(err, delta, label="error at T* / delta")
+    check_majority_vanishes(eps, delta)
 
 
 # ---------------------------------------------------------------------------
@@ -240,6 +236,7 @@ def _printed_majority(votes: np.ndarray) -> np.ndarray:
     method=Method.PROPERTY,
     tags=("ensembles", "voting", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="vote.majority_6_19",
     explanation="Wrong index: the left sum is printed h_j^i (learner j's vote for class i) "
     "instead of h_i^j (learner i's vote for class j, the notation of (6.20)-(6.21)). Read as "

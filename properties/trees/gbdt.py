@@ -14,7 +14,7 @@ from hypothesis.extra import numpy as hnp
 from scipy.special import expit
 
 from algorithms.trees import GradientBoostingClassifier, GradientBoostingRegressor
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import Tolerance, assert_close, assert_leq
 
 #: Losses and leaf values are sums of at most a few hundred float64 terms of size <= 1e3.
@@ -114,6 +114,7 @@ def voting_losses(model, X, y, w) -> np.ndarray:
     method=Method.PROPERTY,
     tags=("trees", "gbdt", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.CODE,
     corrected_by="tree.gbdt_additive",
     explanation="Pseudo-code bug (combination rule): gradient boosting adds the trees, "
     "F_m = F_{m-1} + nu h_m. Each h_m fits only the residual left by the sum of its "

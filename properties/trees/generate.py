@@ -16,7 +16,7 @@ import numpy as np
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from properties.trees.strategies import (
     TreeData,
     continuous_datasets,
@@ -65,6 +65,7 @@ def notes_tree_generate(data: TreeData) -> int:
     method=Method.PROPERTY,
     tags=("trees", "generate", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.CODE,
     corrected_by="tree.generate_stopping_cases",
     explanation="Missing stopping conditions: samples that are identical on every attribute "
     "but carry different labels can never be separated, so a procedure whose only stop is "

@@ -34,13 +34,14 @@ from properties.trees.support import (
 # ---------------------------------------------------------------------------
 
 
-def check_entropy_range(counts: np.ndarray, *, ent=entropy) -> None:
-    """0 <= Ent <= log2 K; 0 iff pure; log2 K iff uniform; equal to two references."""
+def check_entropy_range(counts: np.ndarray, *, ent=entropy, ceiling=math.log2) -> None:
+    """0 <= Ent <= log2 K; 0 iff pure; log2 K iff uniform; equal to two references.
+    ``ceiling(K)`` is the upper bound checked (log2 K)."""
     K = counts.shape[0]
     value = ent(counts)
     assert_close(value, ref_entropy(counts), GAIN_AGREEMENT, label="vs Fraction+log2")
     assert_close(value, scipy_entropy(counts, base=2), GAIN_AGREEMENT, label="vs scipy")
-    top = math.log2(K)
+    top = ceiling(K)
     assert value >= 0.0, f"Ent = {value} < 0"
     if K > 1:
         assert_leq(value, top, label="Ent / log2|Y|", tol=EXACT_ARITHMETIC)
@@ -57,7 +58,7 @@ def check_entropy_range(counts: np.ndarray, *, ent=entropy) -> None:
     statement="Ent(D) = -sum_k p_k log2 p_k lies in [0, log2|Y|]; it is 0 exactly when D is "
     "pure (one class) and log2|Y| exactly when the classes are equally frequent.",
     method=Method.PROPERTY,
-    tags=("trees", "impurity"),
+    tags=("trees", "impurity", "bound"),
 )
 @given(counts=class_counts())
 @example(counts=np.array([5, 5, 5]))
@@ -154,19 +155,21 @@ def gain_unique_attribute_maximal(table):
 # ---------------------------------------------------------------------------
 
 
-def check_iv_range(table: np.ndarray, *, iv=intrinsic_value) -> None:
-    """0 <= IV <= log2 V (V = non-empty values), = log2 V iff balanced; reference agrees."""
+def check_iv_range(table: np.ndarray, *, iv=intrinsic_value, ceiling=math.log2) -> None:
+    """0 <= IV <= log2 V (V = non-empty values), = log2 V iff balanced; reference agrees.
+    ``ceiling(V)`` is the upper bound checked (log2 V)."""
     sizes = table.sum(axis=1)
     V = int(np.count_nonzero(sizes))
     value = iv(table)
     assert_close(value, ref_intrinsic_value(table), GAIN_AGREEMENT, label="vs Fraction+log2")
     assert value >= -GAIN_AGREEMENT.atol, f"IV = {value} < 0"
+    top = ceiling(V)
     if V > 1:
-        assert_leq(value, math.log2(V), label="IV / log2 V", tol=GAIN_AGREEMENT)
+        assert_leq(value, top, label="IV / log2 V", tol=GAIN_AGREEMENT)
     nonempty = sizes[sizes > 0]
     balanced = bool(np.all(nonempty == nonempty[0]))
-    assert (abs(value - math.log2(V)) <= 1e-9) == balanced, (
-        f"IV = {value}, log2 V = {math.log2(V)}, balanced = {balanced}")
+    assert (abs(value - top) <= 1e-9) == balanced, (
+        f"IV = {value}, log2 V = {top}, balanced = {balanced}")
 
 
 @claim(
@@ -176,7 +179,7 @@ def check_iv_range(table: np.ndarray, *, iv=intrinsic_value) -> None:
     "reaches log2 V exactly for equally sized values, and so grows with the number of "
     "(balanced) values.",
     method=Method.PROPERTY,
-    tags=("trees", "impurity"),
+    tags=("trees", "impurity", "bound"),
 )
 @given(table=contingency_tables(max_values=10))
 @example(table=np.array([[1, 1], [2, 0], [0, 2]]))
@@ -217,20 +220,25 @@ def gain_ratio_def(table):
 # ---------------------------------------------------------------------------
 
 
-def check_gini_range(counts: np.ndarray, *, gini_fn=gini) -> None:
+def _gini_ceiling(K: int) -> Fraction:
+    return 1 - Fraction(1, K)
+
+
+def check_gini_range(counts: np.ndarray, *, gini_fn=gini, ceiling=_gini_ceiling) -> None:
     """Gini equals the exact double sum of (2.5); 0 <= Gini <= 1 - 1/K; 0 iff pure;
-    1 - 1/K iff uniform."""
+    1 - 1/K iff uniform. ``ceiling(K)`` is the upper bound checked (exact 1 - 1/K)."""
     K = counts.shape[0]
     exact = ref_gini(counts)
     value = gini_fn(counts)
     assert_close(value, float(exact), EXACT_ARITHMETIC, label="vs exact double sum")
-    top = 1 - 1 / np.float64(K)
+    bound = ceiling(K)
+    top = np.float64(bound)
     assert value >= 0.0, f"Gini = {value} < 0"
     if K > 1:
         assert_leq(value, top, label="Gini / (1 - 1/K)", tol=EXACT_ARITHMETIC)
     assert (exact == 0) == (np.count_nonzero(counts) == 1), f"Gini = {exact}, counts {counts}"
     uniform = bool(np.all(counts == counts[0]))
-    assert (exact == 1 - Fraction(1, K)) == uniform, f"Gini = {exact}, uniform = {uniform}"
+    assert (exact == bound) == uniform, f"Gini = {exact}, uniform = {uniform}"
 
 
 @claim(
@@ -240,7 +248,7 @@ def check_gini_range(counts: np.ndarray, *, gini_fn=gini) -> None:
     "[0, 1 - 1/|Y|], is 0 exactly for a pure D and 1 - 1/|Y| exactly for equal class "
     "frequencies; smaller Gini means a purer D.",
     method=Method.ENUMERATION,
-    tags=("trees", "impurity"),
+    tags=("trees", "impurity", "bound"),
 )
 @given(counts=class_counts())
 @example(counts=np.array([3, 3, 3, 3]))

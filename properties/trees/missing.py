@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, assert_close
 from properties.trees.strategies import TreeData, missing_datasets
 from properties.trees.support import check_root_choice, fit_tree, node_members, walk
@@ -61,6 +61,7 @@ def check_rho_by_counts(data: TreeData, model) -> None:
     method=Method.PROPERTY,
     tags=("trees", "missing", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="tree.missing_child_weights",
     explanation="Counts where weights are needed (and 'number of attributes' where the "
     "number of samples with a known value is meant). After (2.10) a sample with a missing "

@@ -14,7 +14,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from sklearn.tree import DecisionTreeClassifier as SkTree
 
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, assert_close
 from mltheory.stats import check_probability_at_least
 from properties.trees.strategies import TreeData, continuous_datasets, discrete_datasets
@@ -129,6 +129,7 @@ def check_same_partition_on_interval(data: TreeData, *, closed: bool) -> None:
     method=Method.PROPERTY,
     tags=("trees", "split", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="tree.bipartition_equivalence",
     explanation="Wrong interval: with the rule a <= t for D_t^-, the right end t = a^{i+1} "
     "moves the samples with value a^{i+1} into D_t^-, so only the half-open interval "

@@ -5,6 +5,7 @@ import math
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -34,13 +35,17 @@ from properties.ensembles.support import (
     check_ensemble_error_at_most_mean,
     check_estimate_agrees,
     check_integrated_identity,
+    check_literal_run,
     check_majority_bound,
+    check_majority_vanishes,
+    check_matches_literal,
     check_q_versus_rho,
     check_tendency,
     check_training_error_bound,
     check_weight_update,
     enumerated_majority_error,
     magnitude,
+    notes_adaboost,
     resubstitution_counts,
     simulate_estimate,
 )
@@ -135,6 +140,29 @@ def test_majority_bound_refutes_a_halved_bound_and_a_doubled_exponent():
     assert_refutes(doubled_exponent)
 
 
+@pytest.mark.parametrize(
+    "variant",
+    [lambda n, e: math.exp(-0.5 * n * (1 - e) ** 2),  # the 2 of 2 eps cut to 1
+     lambda n, e: math.exp(-0.5 * n * abs(1 - 2 * e))],  # the square dropped
+    ids=["2eps-to-eps", "square-dropped"],
+)
+def test_majority_bound_refutes_each_constant_of_the_exponent_changed(variant):
+    @given(T=ensemble_sizes, eps=half_or_less_rates)
+    def tightened(T, eps):
+        check_majority_bound(T, eps, bound=variant)
+
+    assert_refutes(tightened)
+
+
+def test_majority_vanishing_check_refutes_hoeffdings_constant_halved():
+    @given(eps=st.fractions(min_value=Fraction(1, 64), max_value=Fraction(31, 64),
+                            max_denominator=64), delta=st.sampled_from([1e-2, 1e-4, 1e-8]))
+    def halved(eps, delta):
+        check_majority_vanishes(eps, delta, constant=1.0)
+
+    assert_refutes(halved)
+
+
 def test_majority_sum_refutes_a_tie_counted_as_correct():
     @given(T=st.integers(1, 8), eps=st.fractions(0, 1, max_denominator=16))
     def ceiling(T, eps):  # summing k up to ceil(T/2) - 1 treats ties as correct
@@ -184,6 +212,43 @@ def test_training_error_bound_refutes_a_doubled_exponent():
         check_training_error_bound(fit_boost(data, n_estimators=20), data.y, factor=2.0)
 
     assert_refutes(doubled)
+
+
+def test_training_error_bound_refutes_a_halved_bound():
+    @given(data=binary_datasets())
+    def halved(data):
+        check_training_error_bound(fit_boost(data, n_estimators=20), data.y, scale=0.5)
+
+    assert_refutes(halved)
+
+
+
+
+@pytest.mark.parametrize("factor", [0.5, 0.99])
+def test_literal_match_refutes_an_estimator_with_a_scaled_weight_update(factor):
+    @given(data=binary_datasets())
+    def scaled(data):
+        est = fit_boost(data)
+        est.distributions_ = est.distributions_.copy()
+        f = np.where(data.y == est.classes_[1], 1, -1)
+        D = est.distributions_[0]
+        for t in range(est.alphas_.shape[0]):  # what a loop with alpha scaled would record
+            u = D * np.exp(-factor * est.alphas_[t] * f * est.train_predictions_[t])
+            D = u / u.sum()
+            est.distributions_[t + 1] = D
+        run = notes_adaboost(data.X, f, 12, zero_error_alpha=lambda a: 1.0 + float(np.sum(a)))
+        check_matches_literal(est, run)
+
+    assert_refutes(scaled)
+
+
+def test_literal_run_check_holds_with_the_zero_error_stop_and_refutes_without():
+    from properties.ensembles.boosting import STUMP_SEPARABLE
+
+    X, f = STUMP_SEPARABLE.X, STUMP_SEPARABLE.y
+    check_literal_run(notes_adaboost(X, f, 5, zero_error_alpha=lambda a: 1.0 + sum(a)))
+    with pytest.raises(AssertionError, match="alpha_t"):
+        check_literal_run(notes_adaboost(X, f, 5))
 
 
 # ---------------------------------------------------------------------------

@@ -4,6 +4,9 @@ argmax turned into an argmin, a rule made non-strict)."""
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -75,6 +78,32 @@ def test_entropy_range_check_refutes_broken_entropies(broken):
         check_entropy_range(counts, ent=broken)
 
     assert_refutes(check)
+
+
+@pytest.mark.parametrize(
+    ("check", "ceiling"),
+    [
+        ("entropy", lambda K: math.log2(K) / 2),  # log2 K halved
+        ("entropy", lambda K: math.log(K)),  # the base 2 replaced by e
+        ("gini", lambda K: (1 - Fraction(1, K)) / 2),  # 1 - 1/K halved
+        ("gini", lambda K: Fraction(1)),  # the 1/K dropped
+        ("iv", lambda V: math.log2(V) / 2),  # log2 V halved
+    ],
+    ids=["ent-halved", "ent-nats", "gini-halved", "gini-1/K-dropped", "iv-halved"],
+)
+def test_range_checks_refute_each_ceiling_constant_changed(check, ceiling):
+    if check == "iv":
+        @given(table=contingency_tables(max_values=10))
+        def broken(table):
+            check_iv_range(table, ceiling=ceiling)
+    else:
+        body = check_entropy_range if check == "entropy" else check_gini_range
+
+        @given(counts=class_counts())
+        def broken(counts):
+            body(counts, ceiling=ceiling)
+
+    assert_refutes(broken)
 
 
 @pytest.mark.parametrize("impurity", [entropy, gini], ids=["entropy", "gini"])
