@@ -58,7 +58,7 @@ from properties.ensembles.support import (
     statement="Each example lands in a bootstrap sample of size m with probability "
     "1 - (1 - 1/m)^m (about 63.2%; so about 36.8% of D is out of bag for each learner): "
     "checked on bootstrap_indices and on the in-bag counts BaggingClassifier records "
-    "(every row sums to m).",
+    "(every row sums to m), and on those BaggingRegressor records.",
     method=Method.SIMULATION,
     tags=("ensembles", "bagging", "statistical"),
 )
@@ -87,6 +87,14 @@ def inbag_frequency(rng, scale):
                               label="BaggingClassifier: P(example in bag)")
     check_probability_at_least(inside, T, float(expected_in_bag_fraction(40)),
                                label="BaggingClassifier: P(example in bag) (lower)")
+    reg = BaggingRegressor(LinearRegression(), n_estimators=T, random_state=rng).fit(X, X[:, 0])
+    counts = reg.in_bag_counts_
+    assert counts.shape == (T, 40) and np.all(counts.sum(axis=1) == 40)
+    inside = int(np.sum(counts[np.arange(T), np.arange(T) % 40] > 0))
+    check_probability_at_most(inside, T, float(expected_in_bag_fraction(40)),
+                              label="BaggingRegressor: P(example in bag)")
+    check_probability_at_least(inside, T, float(expected_in_bag_fraction(40)),
+                               label="BaggingRegressor: P(example in bag) (lower)")
     evidence.record("1 - 1/e", IN_BAG_LIMIT)
 
 
@@ -297,6 +305,30 @@ def trees_unrelated_as_written(rng, scale):
         f"mean pairwise correlation {mean_rho:.3f} of {len(preds)} trees exceeds "
         f"{limit:.3f}, the most that uncorrelated trees reach at confidence "
         f"{UNCORRELATED_CONFIDENCE}")
+
+
+@claim(
+    id="rf.feature_importance",
+    source="003 §2.7 (advantages)",
+    statement="After training, a random forest tells which features matter: its feature "
+    "importances (mean over the trees of each tree's normalised impurity decreases) are "
+    "non-negative, sum to 1, and rank the one informative attribute first among noise "
+    "attributes.",
+    method=Method.PROPERTY,
+    tags=("ensembles", "random-forest"),
+)
+@given(seed=st.integers(0, 2**32 - 1), d=st.integers(2, 6))
+def feature_importance(seed, d):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(120, d))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=120) > 0, 1, -1)
+    forest = RandomForestClassifier(n_estimators=15, max_features=None, random_state=seed)
+    imp = forest.fit(X, y).feature_importances_
+    assert imp.shape == (d,) and np.all(imp >= 0), imp
+    assert_close(float(imp.sum()), 1.0, EXACT_ARITHMETIC, label="|sum of importances - 1|")
+    evidence.worst("importance of the informative attribute (smallest)", float(imp[0]),
+                   larger_is_worse=False)
+    assert int(np.argmax(imp)) == 0, f"importances {imp}: the informative x_0 is not first"
 
 
 @claim(

@@ -28,6 +28,7 @@ from algorithms.ensembles import (
     disagreement,
     error_ambiguity,
     kappa,
+    kappa_error_diagram,
     kappa_probabilities,
     pairwise_diversity,
     q_statistic,
@@ -449,3 +450,28 @@ def pairwise_average(data, T, m):
         assert np.array_equal(M, M.T)
         i, j = data.draw(st.sampled_from([(a, b) for a in range(T) for b in range(a + 1, T)]))
         assert M[i, j] == func(contingency_table(P[i], P[j]), **kwargs)
+
+
+@claim(
+    id="div.kappa_error_diagram",
+    source="003 §6.5.2 (6.31)-(6.32)",
+    statement="The kappa-error diagram of an ensemble has one point per pair of classifiers "
+    "(all T(T-1)/2 pairs, i < j): the pair's kappa (6.31) and the mean of the two "
+    "classifiers' error rates on the labelled sample.",
+    method=Method.PROPERTY,
+    tags=("ensembles", "diversity"),
+)
+@given(data=st.data(), T=st.integers(2, 5), m=st.integers(2, 20))
+def kappa_error_diagram_points(data, T, m):
+    signs = st.lists(st.sampled_from([-1, 1]), min_size=m, max_size=m)
+    P = np.array(data.draw(st.lists(signs, min_size=T, max_size=T)))
+    y = np.array(data.draw(signs))
+    diagram = kappa_error_diagram(P, y, undefined=0.0)
+    pairs = [(i, j) for i in range(T) for j in range(i + 1, T)]
+    assert diagram.pairs.tolist() == [list(p) for p in pairs], diagram.pairs
+    for (i, j), k, e in zip(pairs, diagram.kappa, diagram.mean_error, strict=True):
+        exact_error = Fraction(int(np.sum(P[i] != y)) + int(np.sum(P[j] != y)), 2 * m)
+        assert_close(e, float(exact_error), EXACT_ARITHMETIC, label="|mean error - exact|")
+        ex = exact_measures(contingency_table(P[i], P[j]))
+        expected = 0.0 if ex.kappa is None else float(ex.kappa)
+        assert_close(k, expected, EXACT_ARITHMETIC, label="|kappa - exact (6.31)|")

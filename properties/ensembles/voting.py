@@ -10,15 +10,28 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import mpmath
 import numpy as np
 from hypothesis import example, given
 from hypothesis import strategies as st
+from sklearn.base import clone
+from sklearn.ensemble import VotingClassifier as SkVoting
+from sklearn.ensemble import VotingRegressor as SkVotingRegressor
+from sklearn.linear_model import LinearRegression as SkLinear
+from sklearn.linear_model import LogisticRegression as SkLogistic
+from sklearn.naive_bayes import GaussianNB
+from sklearn.tree import DecisionTreeClassifier as SkTree
+from sklearn.tree import DecisionTreeRegressor as SkTreeRegressor
 
 from algorithms.ensembles import (
     REJECT,
+    AveragingRegressor,
+    StackingClassifier,
+    VotingClassifier,
     class_vote_totals,
     majority_vote,
     majority_vote_error,
+    majority_vote_hoeffding_bound,
     plurality_vote,
     simple_average,
     weighted_average,
@@ -26,7 +39,7 @@ from algorithms.ensembles import (
 )
 from algorithms.ensembles._combination import pick_plurality
 from mltheory import ErratumKind, Expect, Method, claim, evidence
-from mltheory.numeric import EXACT_ARITHMETIC, assert_close
+from mltheory.numeric import EXACT_ARITHMETIC, Tolerance, assert_close
 from mltheory.stats import check_probability_at_least, check_probability_at_most
 from properties.ensembles.strategies import (
     class_votes,
@@ -100,6 +113,41 @@ def majority_error_lhs_as_written(T, eps):
 @example(T=400, eps=0.45)
 def majority_hoeffding_6_3(T, eps):
     check_majority_bound(T, eps)
+
+
+#: The float64 evaluation of exp(-T (1 - 2 eps)^2 / 2) against 50 digits: a few roundings
+#: of an exponent of size up to ~745 (exp amplifies its absolute error ~1e-16 * 745).
+HOEFFDING_EVALUATION = Tolerance(rtol=1e-12, atol=0.0,
+                                 reason="exp of an exponent up to ~745 carries its rounding "
+                                 "(~1e-16 relative) times 745 into the result")
+
+
+@claim(
+    id="ens.majority_hoeffding_stable",
+    source="003 §6.1 (6.3)",
+    statement="The right-hand side exp(-T (1 - 2 eps)^2 / 2) of (6.3) is evaluated for every "
+    "T >= 1 (sizes up to 10^400, beyond float64) and eps in [0, 1] within 1e-12 relative of "
+    "a 50-digit value (exactly 0 where that value is below the smallest float64).",
+    method=Method.PROPERTY,
+    tags=("ensembles", "voting", "numerics"),
+)
+@given(T=st.one_of(st.integers(1, 10**6), st.integers(2**52, 2**60),
+                   st.integers(10**15, 10**400)),
+       eps=st.one_of(st.floats(0.0, 1.0), st.floats(0.4999, 0.5)))
+@example(T=10**400, eps=0.5)
+@example(T=2**53, eps=0.5 - 2**-27)
+def majority_hoeffding_stable(T, eps):
+    value = majority_vote_hoeffding_bound(T, eps)
+    with mpmath.workdps(50):
+        exact = mpmath.exp(-mpmath.mpf(T) * (1 - 2 * mpmath.mpf(eps)) ** 2 / 2)
+    if exact < mpmath.mpf(np.finfo(float).smallest_subnormal) / 2:
+        assert value == 0.0, f"T={T}, eps={eps!r}: {value!r}, true value {exact}"
+        return
+    if exact < np.finfo(float).tiny:  # subnormal: absolute precision of one subnormal step
+        assert abs(value - float(exact)) <= np.finfo(float).smallest_subnormal * 2
+        return
+    assert_close(value, float(exact), HOEFFDING_EVALUATION, label="|bound - 50 digits|",
+                 context=f"T={T}, eps={eps!r}: ")
 
 
 @claim(
@@ -308,3 +356,108 @@ def plurality_random_tie_6_20(rng, scale):
             check_probability_at_least(hits, draws, 1.0 / tied,
                                        label=f"k={tied}: P(pick {j}) (lower)")
     evidence.add_examples(3)
+
+
+# ---------------------------------------------------------------------------
+# The combination estimators against scikit-learn; stacking (Fig 8.9) as printed
+# ---------------------------------------------------------------------------
+
+#: Averages of at most a few member probabilities or predictions: float64 rounding.
+COMBINATION_ROUNDING = Tolerance(rtol=1e-12, atol=1e-12,
+                                 reason="weighted means of a few float64 numbers in another "
+                                 "summation order")
+
+
+def _members(seed: int) -> list:
+    """Deterministic scikit-learn members (shared by both sides of a comparison)."""
+    return [("tree", SkTree(max_depth=3, random_state=seed)),
+            ("logistic", SkLogistic(max_iter=500)),
+            ("bayes", GaussianNB())]
+
+
+def _classification(seed: int, K: int, n: int = 90):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    y = np.argmax(X @ rng.normal(size=(3, K)) + 0.8 * rng.normal(size=(n, K)), axis=1)
+    y[:K] = np.arange(K)  # every class present
+    return X, y
+
+
+@claim(
+    id="vote.sklearn_reference",
+    source="003 §6.4.1 (6.17)-(6.18); 003 §6.4.2 (6.20)-(6.21)",
+    statement="VotingClassifier's hard (6.20)/(6.21) and soft votes and AveragingRegressor's "
+    "simple (6.17) and weighted (6.18) averages give scikit-learn's VotingClassifier / "
+    "VotingRegressor results on the same fitted members (ties to the first class).",
+    method=Method.REFERENCE,
+    tags=("ensembles", "voting", "reference", "slow"),
+)
+@given(seed=st.integers(0, 2**16), K=st.integers(2, 4),
+       weights=st.one_of(st.none(), st.lists(st.integers(1, 5), min_size=3, max_size=3)))
+def vote_sklearn_reference(seed, K, weights):
+    X, y = _classification(seed, K)
+    for voting in ("hard", "soft"):
+        ours = VotingClassifier([m for _, m in _members(seed)], voting=voting,
+                                weights=weights).fit(X, y)
+        ref = SkVoting(_members(seed), voting=voting, weights=weights).fit(X, y)
+        assert np.array_equal(ours.predict(X), ref.predict(X)), f"{voting} votes differ"
+        if voting == "soft":
+            assert_close(ours.predict_proba(X), ref.predict_proba(X), COMBINATION_ROUNDING,
+                         label="|soft-vote probabilities - sklearn|")
+    target = X @ np.array([1.0, -2.0, 0.5]) + np.random.default_rng(seed).normal(size=len(y))
+    regs = [("tree", SkTreeRegressor(max_depth=3, random_state=seed)), ("linear", SkLinear())]
+    ours = AveragingRegressor([r for _, r in regs], weights=None if weights is None else
+                              np.asarray(weights[:2], float) / sum(weights[:2])).fit(X, target)
+    ref = SkVotingRegressor(regs, weights=None if weights is None else weights[:2]).fit(X, target)
+    assert_close(ours.predict(X), ref.predict(X), COMBINATION_ROUNDING,
+                 label="|averaged prediction - sklearn VotingRegressor|")
+
+
+def literal_stacking(members: list, final, X: np.ndarray, y: np.ndarray,
+                     folds: np.ndarray | None = None):
+    """Fig 8.9 line by line with class-label outputs: h_t = L_t(D); z_it = h_t(x_i) (or,
+    with ``folds``, from a copy of L_t trained without the fold of x_i); h' = L(D').
+    Returns (Z, h', h_1..h_T); z_it one-hot per class (the last K - 1 columns for K = 2)."""
+    classes = np.unique(y)
+
+    def encode(pred):
+        block = (pred[:, None] == classes).astype(float)
+        return block[:, 1:] if classes.shape[0] == 2 else block
+
+    learners = [clone(h).fit(X, y) for h in members]
+    if folds is None:
+        Z = np.hstack([encode(h.predict(X)) for h in learners])
+    else:
+        Z = np.zeros((X.shape[0], sum(encode(y[:1]).shape[1] for _ in members)))
+        for fold in np.unique(folds):
+            held = folds == fold
+            copies = [clone(h).fit(X[~held], y[~held]) for h in members]
+            Z[held] = np.hstack([encode(h.predict(X[held])) for h in copies])
+    return Z, clone(final).fit(Z, y), learners
+
+
+@claim(
+    id="ens.stacking_fig_8_9",
+    source="003 §6.4.3 Fig 8.9",
+    statement="Stacking builds D' = {((h_1(x_i), ..., h_T(x_i)), y_i)} from primaries "
+    "trained on D, trains h' on D' and outputs H(x) = h'(h_1(x), ..., h_T(x)); with k-fold "
+    "cross-validation each z_it comes from a copy of L_t trained without x_i's fold. "
+    "StackingClassifier's recorded D' and predictions equal this construction run line by "
+    "line (cv=None as printed; cv=k on its recorded folds).",
+    method=Method.PROPERTY,
+    tags=("ensembles", "stacking", "slow"),
+)
+@given(seed=st.integers(0, 2**16), K=st.integers(2, 3), cv=st.sampled_from([None, 2, 5]))
+def stacking_fig_8_9(seed, K, cv):
+    X, y = _classification(seed, K, n=60)
+    members = [m for _, m in _members(seed)]
+    final = SkLogistic(max_iter=500)
+    ours = StackingClassifier(members, final, cv=cv, method="predict", random_state=seed)
+    ours.fit(X, y)
+    Z, h_final, learners = literal_stacking(members, final, X, y,
+                                            None if cv is None else ours.folds_)
+    assert_close(ours.meta_features_, Z, EXACT_ARITHMETIC, label="|D' - Fig 8.9 lines 1-10|")
+    Xt, _ = _classification(seed + 1, K, n=40)
+    Zt = np.hstack([(h.predict(Xt)[:, None] == np.unique(y)).astype(float)[:, 1 if K == 2 else 0:]
+                    for h in learners])
+    assert np.array_equal(ours.predict(Xt), h_final.predict(Zt)), "H(x) differs from Fig 8.9"
