@@ -36,7 +36,7 @@ from algorithms.linear._newton import (
     record_fit,
     split_coef,
 )
-from algorithms.linear._ols import LinearRegression
+from algorithms.linear._ols import LinearRegression, scale_free_r2
 
 __all__ = ["GeneralizedLinearModel", "LogLinearRegression"]
 
@@ -90,6 +90,10 @@ class LogLinearRegression(RegressorMixin, BaseEstimator):
         self.coef_, self.intercept_ = ols.coef_, ols.intercept_
         self.rank_, self.full_rank_ = ols.rank_, ols.full_rank_
         return self
+
+    def score(self, X: object, y: object, sample_weight: object = None) -> float:
+        """The coefficient of determination ``R^2`` of the predictions (scale-free)."""
+        return scale_free_r2(self, X, y, sample_weight)
 
     def predict_log(self, X: object) -> np.ndarray:
         """``w^T x + b``, the model of ``ln y``, shape (n_samples,)."""
@@ -164,8 +168,8 @@ class GeneralizedLinearModel(RegressorMixin, BaseEstimator):
                        ) -> tuple[np.ndarray, np.ndarray, ExponentialFamily]:
         """``(X, encoded y, family)``: real targets for the Gaussian, class codes else."""
         family = check_choice(self.family, "family", FAMILIES)
+        sigma = check_real(self.sigma, "sigma", low=0.0, low_open=True)
         if family == "gaussian":
-            sigma = check_real(self.sigma, "sigma", low=0.0, low_open=True)
             X_arr, y_arr = validate_regression(self, X, y)
             check_squares_representable(y_arr, "y")  # the log-likelihood holds y^2 / sigma^2
             self.classes_ = None
@@ -241,5 +245,5 @@ class GeneralizedLinearModel(RegressorMixin, BaseEstimator):
         """R^2 for the Gaussian family, accuracy otherwise."""
         check_fitted(self, "family_")
         if self.family_.name == "gaussian":
-            return super().score(X, y, sample_weight=sample_weight)
+            return scale_free_r2(self, X, y, sample_weight)
         return float(accuracy_score(y, self.predict(X), sample_weight=sample_weight))

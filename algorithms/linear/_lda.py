@@ -164,14 +164,19 @@ def rayleigh_quotient(W: object, S_b: np.ndarray, S_w: np.ndarray) -> np.ndarray
     returns an array of k quotients (or a float). Zero denominators give ``inf``
     (or ``nan`` for 0/0), never a silent finite value.
     """
-    W_arr = check_array_argument(W, "W", real=True)
-    if W_arr.ndim not in (1, 2):
-        raise ValueError(f"W must be a 1-d or 2-d array, got shape {W_arr.shape}.")
-    d = W_arr.shape[-1]
+    S_b = check_array_argument(S_b, "S_b", ndim=2, real=True)
+    d = S_b.shape[0]
     S_b = check_array_argument(S_b, "S_b", shape=(d, d), real=True)
     S_w = check_array_argument(S_w, "S_w", shape=(d, d), real=True)
+    W_arr = check_array_argument(W, "W", real=True)
+    if W_arr.ndim not in (1, 2) or W_arr.shape[-1] != d:
+        raise ValueError(f"W must have shape (d,) or (k, d) with d = {d}, got {W_arr.shape}.")
     single = W_arr.ndim == 1
     W2 = np.atleast_2d(W_arr)
+    # J is invariant to the length of each w: divide each row by a power of two near its
+    # largest entry (exact), so the quadratic forms neither overflow nor underflow
+    top = np.max(np.abs(W2), axis=1, keepdims=True)
+    W2 = W2 / np.where(top > 0, 2.0 ** np.round(np.log2(np.where(top > 0, top, 1.0))), 1.0)
     num = np.einsum("ki,ij,kj->k", W2, S_b, W2)
     den = np.einsum("ki,ij,kj->k", W2, S_w, W2)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -18,6 +18,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import Tags, get_tags
 
 from algorithms._validation import (
+    check_array_argument,
     check_bool,
     check_choice,
     check_int,
@@ -40,6 +41,9 @@ __all__ = [
 ]
 
 DECODINGS = ("hamming", "euclidean")
+#: Most columns a random code may have: each column is one binary classifier to train,
+#: and more than this many would take far longer than any use of the notes' ECOC needs.
+MAX_COLUMNS = 10_000
 
 
 def _check_estimator(estimator: object) -> None:
@@ -98,7 +102,7 @@ def binary_confidence(fitted: object, X: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------- codes
 
 
-def check_code_matrix(code: object, n_classes: int, *, name: str = "code_matrix") -> np.ndarray:
+def check_code_matrix(code: object, n_classes: int, *, name: str = "code") -> np.ndarray:
     """Validate an ECOC code matrix of shape (n_classes, L) with entries in {-1, 0, +1}.
 
     Every column must contain both a +1 and a -1 (each column is a binary problem
@@ -140,7 +144,7 @@ def random_code_matrix(
     rows coincide. Raises ValueError if no valid matrix is found in ``max_tries``.
     """
     M = check_int(n_classes, "n_classes", low=1)
-    L = check_int(n_columns, "n_columns", low=1)
+    L = check_int(n_columns, "n_columns", low=1, high=MAX_COLUMNS)
     if M < 2:
         raise ValueError(f"n_classes must be at least 2, got {n_classes!r}.")
     if not ternary and 2**L < M:
@@ -204,8 +208,8 @@ def decode(bits: object, code: object, *, decoding: str = "hamming") -> np.ndarr
         Euclidean: ``||b - c||_2``. Ties go to the lowest class index.
     """
     check_choice(decoding, "decoding", DECODINGS)
-    B = np.asarray(bits, dtype=float)
-    C = np.asarray(code, dtype=float)
+    C = check_array_argument(code, "code", ndim=2, real=True)
+    B = check_array_argument(bits, "bits", shape=(None, C.shape[1]), real=True)
     if decoding == "hamming":
         dist = 0.5 * (C.shape[1] - B @ C.T)
     else:
@@ -387,7 +391,7 @@ class ECOCClassifier(_MulticlassBase):
         X_arr, idx = self._validate_fit(X, y)
         M = self.classes_.size
         if self.code_matrix is not None:
-            C = check_code_matrix(self.code_matrix, M)
+            C = check_code_matrix(self.code_matrix, M, name="code_matrix")
         else:
             L = (
                 max(math.ceil(10 * math.log2(M)), 1)

@@ -16,6 +16,7 @@ import scipy.linalg
 from sklearn.base import BaseEstimator, RegressorMixin
 
 from algorithms._validation import (
+    check_array_argument,
     check_bool,
     check_choice,
     check_real,
@@ -32,7 +33,11 @@ class RankDeficientWarning(UserWarning):
 
 
 def add_bias_column(X: np.ndarray) -> np.ndarray:
-    """``[X, 1]``: the notes' augmented design with the bias as the last column (003 (1.7))."""
+    """``[X, 1]``: the notes' augmented design with the bias as the last column (003 (1.7)).
+
+    ``X`` is a finite real (N, d) array with N >= 1.
+    """
+    X = check_array_argument(X, "X", ndim=2, real=True)
     return np.hstack([X, np.ones((X.shape[0], 1))])
 
 
@@ -61,8 +66,26 @@ def _numerical_rank(s: np.ndarray, rcond: float) -> int:
     return int(np.sum(s > rcond * s[0])) if s.size and s[0] > 0 else 0
 
 
+def scale_free_r2(estimator: object, X: object, y: object, sample_weight: object = None
+                  ) -> float:
+    """``R^2`` of ``estimator.predict(X)`` against ``y``, computed on ``y`` and the
+    predictions divided by a power of two near their largest magnitude (exact), so that
+    the sums of squares neither overflow (``y`` ~ 1e300) nor underflow (~1e-300)."""
+    from sklearn.metrics import r2_score
+
+    pred = np.asarray(estimator.predict(X), dtype=float)
+    y_arr = check_array_argument(y, "y", shape=(pred.shape[0],), real=True)
+    top = max(float(np.max(np.abs(y_arr))), float(np.max(np.abs(pred))))
+    scale = 2.0 ** round(np.log2(top)) if 0.0 < top < np.inf else 1.0
+    return float(r2_score(y_arr / scale, pred / scale, sample_weight=sample_weight))
+
+
 class LinearPredictor(RegressorMixin, BaseEstimator):
     """Base of the estimators whose prediction is ``X @ coef_ + intercept_``."""
+
+    def score(self, X: object, y: object, sample_weight: object = None) -> float:
+        """The coefficient of determination ``R^2`` of the predictions (scale-free)."""
+        return scale_free_r2(self, X, y, sample_weight)
 
     def predict(self, X: object) -> np.ndarray:
         """``X @ coef_ + intercept_`` (003 (1.10)).
@@ -105,6 +128,10 @@ class SimpleLinearRegression(RegressorMixin, BaseEstimator):
     equal and free of the cancellation the raw form suffers when ``|xbar|`` is large.
     A constant ``x`` (zero denominator) has no unique slope and raises.
     """
+
+    def score(self, X: object, y: object, sample_weight: object = None) -> float:
+        """The coefficient of determination ``R^2`` of the predictions (scale-free)."""
+        return scale_free_r2(self, X, y, sample_weight)
 
     def __init__(self) -> None:
         pass

@@ -67,6 +67,11 @@ def _centred_data(X: object, y: object, fit_intercept: object):
     return centre(X_arr, y_arr, check_bool(fit_intercept, "fit_intercept"))
 
 
+#: Most lambdas a path may hold: each is a full solve, and a longer grid would take
+#: far longer than any regularisation path needs (and its arrays would not fit in memory).
+MAX_LAMS = 100_000
+
+
 def _check_lams(lams: object) -> np.ndarray:
     """A non-empty grid of finite lambdas > 0, sorted in descending order."""
     grid = check_array_argument(lams, "lams", real=True).reshape(-1)
@@ -78,7 +83,7 @@ def _check_lams(lams: object) -> np.ndarray:
 def _lam_grid(lams: object, lam_max: float, n_lams: object, eps: object) -> np.ndarray:
     if lams is not None:
         return _check_lams(lams)
-    n = check_int(n_lams, "n_lams", low=1)
+    n = check_int(n_lams, "n_lams", low=1, high=MAX_LAMS)
     e = check_real(eps, "eps", low=0.0, high=1.0, low_open=True, high_open=True)
     top = lam_max if lam_max > 0 else 1.0
     return np.geomspace(top, top * e, n)

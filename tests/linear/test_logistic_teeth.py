@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -36,22 +38,48 @@ def test_convexity_check_refutes_the_concave_log_likelihood():
     assert_refutes(broken)
 
 
-def test_monotonicity_check_refutes_gradient_steps_twenty_times_too_long():
-    def long_steps(X, y):
+def gradient_steps(scale: float, objective_factor: float = 1.0):
+    """Gradient descent on (1.20) with step ``scale / L``, recording its iterates and their
+    values like the library; ``objective_factor`` scales the recorded penalty term."""
+    def fit(X, y, lam):
         Xh = np.hstack([X, np.ones((X.shape[0], 1))])
-        L = np.linalg.norm(Xh, 2) ** 2 / 4.0
-        beta = np.zeros(Xh.shape[1])
-        history = []
+        L = np.linalg.norm(Xh, 2) ** 2 / 4.0 + lam
+        mask = np.append(np.ones(X.shape[1]), 0.0)
+        beta, iterates, ll, obj = np.zeros(Xh.shape[1]), [], [], []
         for _ in range(60):
-            history.append(-logistic_nll(beta, Xh, y.astype(float)))
-            beta = beta - 20.0 / L * logistic_nll_gradient(beta, Xh, y.astype(float))
-        return np.asarray(history)
+            iterates.append(beta[:, None].copy())
+            ll.append(-logistic_nll(beta, Xh, y.astype(float)))
+            obj.append(-ll[-1] + objective_factor * 0.5 * lam * float(np.sum((mask * beta) ** 2)))
+            grad = logistic_nll_gradient(beta, Xh, y.astype(float)) + lam * mask * beta
+            beta = beta - scale / L * grad
+        return SimpleNamespace(coef_history_=np.asarray(iterates),
+                               log_likelihood_history_=np.asarray(ll),
+                               objective_history_=np.asarray(obj))
+    return fit
 
-    @given(data=labelled_datasets(max_samples=20))
-    def broken(data):
-        lg.check_monotone_likelihood(data, long_steps)
+
+def test_monotonicity_check_refutes_gradient_steps_twenty_times_too_long():
+    @given(data=labelled_datasets(max_samples=20), lam=st.sampled_from([0.0, 0.5]))
+    def broken(data, lam):
+        lg.check_monotone_likelihood(data, lam, gradient_steps(20.0))
 
     assert_refutes(broken)
+
+
+def test_monotonicity_check_refutes_a_penalty_recorded_twice():
+    @given(data=labelled_datasets(max_samples=20), lam=st.sampled_from([0.5, 5.0]))
+    def broken(data, lam):
+        lg.check_monotone_likelihood(data, lam, gradient_steps(1.0, objective_factor=2.0))
+
+    assert_refutes(broken)
+
+
+def test_monotonicity_check_holds_for_gradient_steps_of_length_one_over_l():
+    @given(data=labelled_datasets(max_samples=20), lam=st.sampled_from([0.0, 0.5]))
+    def sound(data, lam):
+        lg.check_monotone_likelihood(data, lam, gradient_steps(1.0))
+
+    assert_holds(sound)
 
 
 def test_step_limit_check_refutes_a_bound_with_a_doubled_exponent():

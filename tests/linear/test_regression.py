@@ -431,7 +431,7 @@ def test_paths_reject_bad_lambda_grids(lams):
         ({"y": np.ones(9)}, r"y must have shape \(10\)"),
         ({"y": np.full(10, np.nan)}, "y must contain only finite values"),
         ({"fit_intercept": "yes"}, "fit_intercept must be True or False"),
-        ({"n_lams": 0}, "n_lams must be an integer >= 1"),
+        ({"n_lams": 0}, "n_lams must be an integer in \\[1, "),
         ({"eps": 1.0}, "eps must be"),
         ({"solver": "lars"}, "solver must be one of"),
         ({"max_iter": 0}, "max_iter must be an integer >= 1"),
