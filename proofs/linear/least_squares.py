@@ -12,7 +12,7 @@ import numpy as np
 import sympy as sp
 
 from algorithms.linear import LinearRegression, SimpleLinearRegression
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import LINEAR_ALGEBRA, assert_close
 from mltheory.symbolic import Derivation
 
@@ -73,6 +73,7 @@ def check_partials(b_factor_for_m) -> None:
     method=Method.SYMBOLIC,
     tags=("linear", "least_squares"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="linear.ls1_partial_derivatives_corrected",
     explanation="The b-derivative has 'w b' where the sample count belongs: differentiating "
     "sum_i (y_i - w x_i - b)^2 in b gives 2(m b - sum (y_i - w x_i)). The two agree only when "

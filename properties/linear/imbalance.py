@@ -24,7 +24,7 @@ from algorithms.linear import (
     rescale_probability,
     rescaled_decision,
 )
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 
 #: Relative distance to the decision boundary within which float64 products may round
 #: either way: y * m- and (1 - y) * m+ each carry at most two roundings (~2.2e-16 each).
@@ -126,6 +126,7 @@ PROBABILITIES = st.fractions(0, 1, max_denominator=1000)
     method=Method.PROPERTY,
     tags=("imbalance", "linear", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="imbalance.rescaling_odds_form",
     explanation="(1.31) must rescale the odds: y'/(1 - y') = y/(1 - y) * m-/m+. With 1 + y in "
     "place of 1 - y, y' can exceed 1 or not exist, and its threshold no longer matches (1.30): "

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from scipy.stats import norm
 
 from algorithms.linear import LinearDiscriminantAnalysis, rayleigh_quotient, scatter_matrices
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import Tolerance, assert_close, assert_leq
 from mltheory.stats import check_probability_at_least, check_probability_at_most
 from mltheory.strategies import rngs
@@ -209,10 +209,12 @@ def check_class_scatter_vs_covariance(
     method=Method.PROPERTY,
     tags=("lda", "linear", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SHORTHAND,
     corrected_by="lda.class_scatter_is_count_times_covariance",
     explanation="S_wi is a sum, not an average: it equals m_i times the (maximum-likelihood) "
     "covariance of class i, and (m_i - 1) times the unbiased one. The notes use Sigma_i for "
-    "the projected variance in (1.22) and for the scatter sum in (1.23).",
+    "the projected variance in (1.22) and for the scatter sum in (1.23). Shorthand: the "
+    "scatter is an unnormalised covariance, and only the direction of w depends on it.",
 )
 @given(data=TWO_CLASS)
 def class_scatter_equals_covariance(data):
@@ -259,10 +261,13 @@ def check_objective_maximisers_agree(data: ClassConditionalData) -> None:
     method=Method.PROPERTY,
     tags=("lda", "linear", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SHORTHAND,
     corrected_by="lda.objectives_agree_for_equal_class_sizes",
     explanation="S_w = m_0 Sigma_0 + m_1 Sigma_1 weights each class covariance by its size, "
     "so when m_0 != m_1 and Sigma_0 != Sigma_1 the maximiser (m_0 Sigma_0 + m_1 Sigma_1)^-1 "
-    "(mu_0 - mu_1) of (1.25) differs from (Sigma_0 + Sigma_1)^-1 (mu_0 - mu_1) of (1.22).",
+    "(mu_0 - mu_1) of (1.25) differs from (Sigma_0 + Sigma_1)^-1 (mu_0 - mu_1) of (1.22). "
+    "Shorthand rather than an error: (1.23) itself writes Sigma_i for the scatter sum, and "
+    "with that reading (1.22) and (1.25) are the same quotient.",
 )
 @given(data=TWO_CLASS_2D)
 @example(data=UNBALANCED_EXAMPLE)
@@ -305,6 +310,7 @@ def check_within_scatter(
     method=Method.PROPERTY,
     tags=("lda", "linear", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="lda.within_scatter_is_sum_of_class_scatters",
     explanation="The second sum must run over D_1, the samples of class 1; over D_0 it "
     "measures class 0's spread around the other class's mean.",
@@ -326,6 +332,7 @@ def within_scatter_as_typed_in_004(data):
     method=Method.PROPERTY,
     tags=("lda", "linear", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.TERM,
     corrected_by="lda.within_scatter_is_sum_of_class_scatters",
     explanation="The outer sum over the classes is missing from the last expression of "
     "(1.27): as printed it is the scatter S_wi of one class only.",
@@ -774,9 +781,12 @@ def multiclass_generalised_eigenvectors(data):
     method=Method.PROPERTY,
     tags=("lda", "linear", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SHORTHAND,
     corrected_by="lda.multiclass_generalised_eigenvectors",
     explanation="Each column has its own eigenvalue: the equation is S_b W = S_w W Lambda "
-    "with a diagonal Lambda. One scalar fits only when the M - 1 eigenvalues coincide.",
+    "with a diagonal Lambda. One scalar fits only when the M - 1 eigenvalues coincide. "
+    "Shorthand: the next sentence (eigenvectors of the largest eigenvalues) shows that a "
+    "column-wise lambda is meant.",
 )
 @given(data=MANY_CLASSES)
 def multiclass_single_lambda_as_written(data):
@@ -828,6 +838,7 @@ def _candidate_projections(rng, W_star: np.ndarray, n_random: int = 128) -> list
     method=Method.PROPERTY,
     tags=("lda", "linear", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.OVERCLAIM,
     corrected_by="lda.eigenvectors_maximise_constrained_trace",
     explanation="The ratio of traces is at most lambda_1 and approaches it when all columns "
     "point along the top eigenvector (e.g. W = [w_1, eps w_2, ...]); the eigenvector matrix "
@@ -915,6 +926,7 @@ def check_projection_dimension(
     method=Method.PROPERTY,
     tags=("lda", "linear", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.MISSING_CONDITION,
     corrected_by="lda.projection_dimension_is_min_of_m_minus_1_and_n",
     explanation="With fewer features than M - 1 (n < M - 1) there are only n generalised "
     "eigenvectors: the projection has min(M - 1, n) dimensions (e.g. 3 classes on a line "
@@ -936,3 +948,63 @@ def projects_to_m_minus_1_dimensions_as_written(data):
 @given(data=class_conditional_datasets(min_classes=2, max_classes=6, max_features=4))
 def projection_dimension_is_min_of_m_minus_1_and_n(data):
     check_projection_dimension(data, lambda M, d: min(M - 1, d))
+
+
+# ------------------------------------------------------------ Lagrangian step as printed
+
+
+def check_lagrangian_step(data: ClassConditionalData, length: Callable[[float], float]) -> None:
+    """004 §4.1.2 (3) fixes w^T S_w w = 1, then sets lambda_w = (mu_0 - mu_1)^T w equal to
+    the multiplier lambda and concludes w = S_w^-1 (mu_0 - mu_1). Check that the vector
+    ``length(q) * S_w^-1 (mu_0 - mu_1)`` (``q = delta^T S_w^-1 delta``) meets the constraint
+    and the stationarity equation S_b w = lambda S_w w with lambda = w^T S_b w."""
+    sc = scatter_matrices(data.X, data.y)
+    S_w = sc.S_w + 1e-9 * np.trace(sc.S_w) * np.eye(sc.S_w.shape[0])  # keep it invertible
+    delta = sc.means[0] - sc.means[1]
+    direction = np.linalg.solve(S_w, delta)
+    q = float(delta @ direction)
+    w = length(q) * direction
+    S_b = np.outer(delta, delta)
+    lam = float(w @ S_b @ w)
+    bound = 1e3 * float(np.linalg.cond(S_w)) * float(np.finfo(float).eps)
+    solve = Tolerance(rtol=bound, atol=bound * (1.0 + abs(lam)) * float(np.abs(S_w @ w).max()),
+                      reason="a linear solve in S_w: error ~ 1000 cond(S_w) eps")
+    assert_close(float(w @ S_w @ w), 1.0, solve, label="w^T S_w w (the constraint)")
+    assert_close(S_b @ w, lam * (S_w @ w), solve, label="S_b w vs lambda S_w w")
+    evidence.worst("|delta^T S_w^-1 delta - 1|", abs(q - 1.0))
+
+
+@claim(
+    id="lda.lagrangian_step_as_written",
+    source="004 §4.1.2 (3)",
+    statement="In 004 §4.1.2 (3), under the constraint w^T S_w w = 1, setting lambda_w = "
+    "(mu_0 - mu_1)^T w equal to the multiplier lambda turns S_b w = lambda S_w w into "
+    "mu_0 - mu_1 = S_w w, so w = S_w^-1 (mu_0 - mu_1) solves the constrained problem as printed.",
+    method=Method.PROPERTY,
+    tags=("lda", "linear", "erratum"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.SHORTHAND,
+    corrected_by="lda.lagrangian_step_rescaled",
+    explanation="Under the constraint the multiplier is lambda = w^T S_b w = lambda_w^2, so "
+    "lambda_w = lambda forces lambda_w = 1; w = S_w^-1 (mu_0 - mu_1) has lambda_w = "
+    "delta^T S_w^-1 delta and meets w^T S_w w = 1 only when that number is 1. The step fixes "
+    "the direction, not the length: the constrained solution is S_w^-1 delta / sqrt(delta^T "
+    "S_w^-1 delta), as the note's remark that only the direction matters intends.",
+)
+@given(data=TWO_CLASS)
+def lagrangian_step_as_written(data):
+    check_lagrangian_step(data, lambda q: 1.0)
+
+
+@claim(
+    id="lda.lagrangian_step_rescaled",
+    source="004 §4.1.2 (3); 003 §1.6 (1.26)",
+    statement="Corrected: w = S_w^-1 (mu_0 - mu_1) / sqrt((mu_0 - mu_1)^T S_w^-1 (mu_0 - mu_1)) "
+    "meets the constraint w^T S_w w = 1 and S_b w = lambda S_w w with lambda = w^T S_b w: the "
+    "direction of 003 (1.26) at the length the constraint fixes.",
+    method=Method.PROPERTY,
+    tags=("lda", "linear"),
+)
+@given(data=TWO_CLASS)
+def lagrangian_step_rescaled(data):
+    check_lagrangian_step(data, lambda q: 1.0 / np.sqrt(q))

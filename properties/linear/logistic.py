@@ -21,7 +21,7 @@ from algorithms.linear import (
     logistic_nll_gradient,
     logistic_nll_hessian,
 )
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, LINEAR_ALGEBRA, Tolerance, assert_close, assert_leq
 from mltheory.strategies import labelled_datasets, separable_datasets
 from properties.linear.strategies import overlapping_classification_datasets
@@ -74,6 +74,7 @@ def nll_1_20(Xh: np.ndarray, y: np.ndarray, beta: np.ndarray) -> float:
     method=Method.PROPERTY,
     tags=("linear", "logistic"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="linear.logit_nll_1_20_negative_loglik",
     explanation="(1.20) is the negative of (1.18): every term ln(1 + e^z) - y z is >= 0 while "
     "the log-likelihood is <= 0. The note presents it as a rewrite of (1.18) under the same "
@@ -205,6 +206,7 @@ def check_jensen(f: Callable[[np.ndarray], float], a: np.ndarray, b: np.ndarray,
     method=Method.PROPERTY,
     tags=("linear", "logistic", "sigmoid"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.OVERCLAIM,
     corrected_by="linear.logit_nll_convex_1_20",
     explanation="The sigmoid is convex only on z <= 0 and concave on z >= 0 (f'' = f(1-f)(1-2f)); "
     "e.g. f(1) = 0.731 > (f(0) + f(2))/2 = 0.690. What is convex, and what makes gradient "
@@ -329,6 +331,7 @@ def check_mle_reached(data, newton_fit=library_newton, gd_fit=library_gd) -> Non
     method=Method.PROPERTY,
     tags=("linear", "logistic"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.MISSING_CONDITION,
     corrected_by="linear.logistic_mle_reached_1_21",
     explanation="Convexity does not give existence: on linearly separable data l(beta) > 0 for "
     "every beta but l(t beta_sep) -> 0 as t -> infinity, so the infimum is not attained and "
@@ -412,9 +415,10 @@ def check_step_limit(z: float, s: float, bound: Callable[[float], float]) -> Non
     statement="The logistic function replaces the unit step (0 for z < 0, 1/2 at 0, 1 for z > 0): "
     "f(s z) tends to the step as the slope s grows, with |f(s z) - step(z)| <= e^{-s |z|}.",
     method=Method.PROPERTY,
-    tags=("linear", "logistic", "sigmoid"),
+    tags=("linear", "logistic", "sigmoid", "bound"),
 )
 @given(z=st.floats(-20, 20), s=st.floats(0, 1e3))
+@example(z=20.0, s=30.0)  # s |z| = 600: 1/(1 + e^600) = e^-600 (1 - e^-600), the bound attained
 def logit_step_function_limit_3_1(z, s):
     check_step_limit(z, s, lambda a: float(np.exp(-a)))
 

@@ -24,7 +24,7 @@ from algorithms.linear import (
     ridge_solve,
     soft_threshold,
 )
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import (
     EXACT_ARITHMETIC,
     REFERENCE_SOLVER,
@@ -173,6 +173,7 @@ def square_samples(draw):
     method=Method.PROPERTY,
     tags=("linear", "least_squares"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="linear.ols_matrix_form_1_7",
     explanation="The printed matrix has its subscripts swapped: its entry (i, j) is x_{j,i}, the "
     "i-th feature of sample j, so its rows are the features, not the samples (and it is only "
@@ -340,6 +341,7 @@ def ridge_closed_form_1_2(data, fraction):
     method=Method.REFERENCE,
     tags=("linear", "ridge", "cvxpy"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.TERM,
     corrected_by="linear.ridge_closed_form_1_2",
     explanation="The algorithm box drops the square on the norm: lambda ||w||_2 is not the ridge "
     "penalty lambda ||w||_2^2 of §1.2. The two problems have different minimisers (the unsquared "

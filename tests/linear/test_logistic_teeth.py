@@ -283,3 +283,11 @@ def test_stability_check_refutes_the_cancelling_difference():
         lg.check_nll_stable(z, np.array(labels[: z.size]), nll=cancelling)
 
     assert_refutes(broken)
+
+
+def test_step_limit_check_refutes_the_bound_halved():
+    @given(z=st.floats(-20, 20), s=st.floats(0, 1e3))
+    def broken(z, s):
+        lg.check_step_limit(z, s, lambda a: 0.5 * float(np.exp(-a)))
+
+    assert_refutes(broken)
