@@ -16,6 +16,7 @@ import numpy as np
 from hypothesis import example, given
 from hypothesis import strategies as st
 from scipy.optimize import minimize_scalar
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.ensemble import AdaBoostClassifier as SkAdaBoost
 from sklearn.tree import DecisionTreeClassifier as SkTree
 
@@ -379,7 +380,7 @@ def sklearn_reference(data):
     "learner that takes no weights, here the perceptron): the draws hit h_{t-1}'s "
     "mistakes, which carry D_t-mass 1/2, with frequency 1/2; a learner failing the check "
     "eps_t > 1/2 is discarded and retrained on a fresh draw (restart) instead of ending "
-    "the loop.",
+    "the loop; a learner that always fails ends it after exactly max_restarts restarts.",
     method=Method.SIMULATION,
     tags=("ensembles", "boosting", "statistical"),
 )
@@ -408,3 +409,28 @@ def resampling_restart(rng, scale):
     check_probability_at_most(hits, draws, 0.5, label="P(draw hits h_{t-1}'s mistakes)")
     check_probability_at_least(hits, draws, 0.5,
                                label="P(draw hits h_{t-1}'s mistakes) (lower)")
+    for max_restarts in (0, 1, 3):  # a learner that always fails: exactly that many restarts
+        failing = AdaBoostClassifier(_AntiNeighbour(), n_estimators=3, mode="resample",
+                                     max_restarts=max_restarts, random_state=rng)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the empty ensemble warns
+            failing.fit(X, y)
+        assert failing.stop_reason_ == "restarts_exhausted", failing.stop_reason_
+        assert (failing.n_restarts_, len(failing.rejected_errors_)) == \
+            (max_restarts, max_restarts + 1), (max_restarts, failing.n_restarts_,
+                                               failing.rejected_errors_)
+
+
+class _AntiNeighbour(ClassifierMixin, BaseEstimator):
+    """Predicts the class its nearest training point does not have: on any draw from a
+    two-class set its weighted error exceeds 1/2, so boosting must discard it."""
+
+    def fit(self, X, y):
+        self.X_, self.y_ = np.asarray(X, float), np.asarray(y)
+        self.classes_ = np.unique(self.y_)
+        return self
+
+    def predict(self, X):
+        d = ((np.asarray(X, float)[:, None, :] - self.X_[None]) ** 2).sum(axis=-1)
+        nearest = self.y_[np.argmin(d, axis=1)]
+        return np.where(nearest == self.classes_[0], self.classes_[-1], self.classes_[0])

@@ -388,7 +388,9 @@ def _classification(seed: int, K: int, n: int = 90):
     source="003 §6.4.1 (6.17)-(6.18); 003 §6.4.2 (6.20)-(6.21)",
     statement="VotingClassifier's hard (6.20)/(6.21) and soft votes and AveragingRegressor's "
     "simple (6.17) and weighted (6.18) averages give scikit-learn's VotingClassifier / "
-    "VotingRegressor results on the same fitted members (ties to the first class).",
+    "VotingRegressor results on the same fitted members (ties to the first class); its "
+    "majority rule (6.19) rejects exactly where no class has more than half of the "
+    "(weighted) votes of those members (rejected points labelled classes_[0]).",
     method=Method.REFERENCE,
     tags=("ensembles", "voting", "reference", "slow"),
 )
@@ -401,6 +403,16 @@ def vote_sklearn_reference(seed, K, weights):
                                 weights=weights).fit(X, y)
         ref = SkVoting(_members(seed), voting=voting, weights=weights).fit(X, y)
         assert np.array_equal(ours.predict(X), ref.predict(X)), f"{voting} votes differ"
+        if voting == "hard":  # (6.19) on the same members: more than half the (weighted) votes
+            w = np.ones(3) if weights is None else np.asarray(weights, float)
+            preds = np.stack([est.predict(X) for est in ref.estimators_])
+            totals = np.stack([(preds == c).T @ w for c in ref.classes_], axis=1)
+            winner = totals > 0.5 * w.sum()
+            labels, rejected = ours.predict_majority(X)
+            assert np.array_equal(rejected, ~winner.any(axis=1)), "rejections differ from (6.19)"
+            expected = np.where(winner.any(axis=1), ref.classes_[np.argmax(winner, axis=1)],
+                                ref.classes_[0])
+            assert np.array_equal(labels, expected), "majority labels differ from (6.19)"
         if voting == "soft":
             assert_close(ours.predict_proba(X), ref.predict_proba(X), COMBINATION_ROUNDING,
                          label="|soft-vote probabilities - sklearn|")

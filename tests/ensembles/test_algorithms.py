@@ -504,3 +504,12 @@ def test_extreme_sizes_are_exact_or_refused():
         bootstrap_indices(10, 0, n_draws=10**12)
     with pytest.raises(ValueError, match="contingency count a"):
         ContingencyTable(math.inf, 1, 1, 1)
+
+
+def test_n_estimators_cap_is_exact():
+    """The documented cap: MAX_ESTIMATORS members accepted, one more refused."""
+    from algorithms.ensembles._base import MAX_ESTIMATORS, check_n_estimators
+
+    assert check_n_estimators(MAX_ESTIMATORS) == MAX_ESTIMATORS
+    with pytest.raises(ValueError, match="n_estimators"):
+        check_n_estimators(MAX_ESTIMATORS + 1)
