@@ -24,9 +24,7 @@ from mltheory.strategies import (
     separable_datasets,
 )
 from properties.perceptron.strategies import orders, seeds
-from properties.perceptron.support import (
-    fit_pla,
-)
+from properties.perceptron.support import dyadic, fit_pla
 
 # ---------------------------------------------------------------------------
 # Dual form (001 §三, 004 §5.3.4)
@@ -39,11 +37,6 @@ from properties.perceptron.support import (
 #: margins of exactly 0 where the two algorithms' different summation orders would
 #: otherwise round differently.
 dyadic_etas = st.sampled_from([1.0, 0.5, 0.25, 0.125])
-
-
-def _dyadic(data: LabelledData) -> LabelledData:
-    X = np.clip(np.round(data.X * 8) / 8, -1024, 1024)
-    return LabelledData(X=X, y=data.y)
 
 
 def _dual_vs_primal(data, eta, order, seed, kernel="linear", passes=50):
@@ -68,7 +61,7 @@ def _dual_vs_primal(data, eta, order, seed, kernel="linear", passes=50):
 @given(data=separable_datasets() | nonseparable_datasets(), eta=dyadic_etas, order=orders,
        seed=seeds)
 def dual_run_equals_primal_run(data, eta, order, seed):
-    data = _dyadic(data)
+    data = dyadic(data)
     p, d = _dual_vs_primal(data, eta, order, seed)
     evidence.worst("updates compared", p.n_updates_)
     assert np.array_equal(p.update_indices_, d.update_indices_), (
@@ -81,6 +74,10 @@ def dual_run_equals_primal_run(data, eta, order, seed):
     b = float(np.sum(d.alpha_ * y))
     assert_close(np.append(w, b), p.w_hat_, EXACT_ARITHMETIC, label="dual vs primal w_hat")
     assert_close(d.intercept_, b, EXACT_ARITHMETIC, label="dual b vs sum alpha y")
+    # The dual model f(x) = sign(sum_j alpha_j y_j x_j . x + b) scores like the primal one.
+    assert_close(d.decision_function(data.X), p.decision_function(data.X), EXACT_ARITHMETIC,
+                 label="dual vs primal scores")
+    assert np.array_equal(d.predict(data.X), p.predict(data.X))
 
 
 def _gram_as_written(A, B):
@@ -104,7 +101,7 @@ def _gram_as_written(A, B):
 )
 @given(data=separable_datasets(), eta=dyadic_etas, order=orders, seed=seeds)
 def dual_gram_as_written(data, eta, order, seed):
-    data = _dyadic(data)
+    data = dyadic(data)
     p, d = _dual_vs_primal(data, eta, order, seed, kernel=_gram_as_written)
     assert np.array_equal(p.update_indices_, d.update_indices_), (
         f"primal updates {p.update_indices_.tolist()} vs note's dual "

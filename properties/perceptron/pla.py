@@ -25,7 +25,13 @@ from mltheory.strategies import (
     nonseparable_datasets,
     separable_datasets,
 )
-from properties.perceptron.strategies import etas, orders, orthogonal_dataset, tight_datasets
+from properties.perceptron.strategies import (
+    etas,
+    orders,
+    orthogonal_dataset,
+    seeds,
+    tight_datasets,
+)
 from properties.perceptron.support import (
     ACCUMULATED_ROUNDING,
     check_alignment_steps,
@@ -33,7 +39,9 @@ from properties.perceptron.support import (
     check_margin_gain,
     check_norm_steps,
     check_pla_steps,
+    check_predict_is_sign,
     check_updates_on_mistakes,
+    dyadic,
     fit_pla,
     perceptron_loss,
     pla_run,
@@ -76,6 +84,67 @@ def _score_and_rule(w, data, threshold):
 
 
 _WEIGHTS = st.lists(finite_floats(), min_size=1, max_size=5)
+
+
+_SMALL_INTS = st.integers(-8, 8).map(float)
+#: Coordinates of the points scored: small integers (exact, zero scores reachable), floats
+#: near the float max (two of them make w.x overflow, to inf - inf = NaN when they cancel),
+#: any float, and integers scaled by powers of ten from 1e-300 to 1e300.
+_COORDINATES = (
+    _SMALL_INTS
+    | st.tuples(st.sampled_from([-1.0, 1.0]), st.floats(5e307, 1.7e308)).map(
+        lambda t: t[0] * t[1])
+    | st.floats(-1.7e308, 1.7e308)
+    | st.builds(lambda k, e: k * 10.0**e, st.integers(-8, 8), st.integers(-300, 300))
+)
+#: Points to score, three coordinates each (a model with fewer features reads a prefix).
+POINTS = st.lists(st.lists(_COORDINATES, min_size=3, max_size=3), min_size=1, max_size=6)
+
+
+@claim(
+    id="perceptron.predict_is_sign_of_score",
+    source="004 §5.1; 001 §一.4 (output)",
+    statement="A fitted perceptron predicts f(x) = sign(w.x + b) with sign(0) = +1: the "
+    "positive class exactly where the exact score w.x + b is >= 0, at every x whose score "
+    "float64 can resolve, with coordinates from 1e-300 up to the float max (where the "
+    "float64 score itself overflows).",
+    method=Method.PROPERTY,
+    tags=("perceptron", "hypothesis-set"),
+)
+@given(w=st.lists(_SMALL_INTS, min_size=1, max_size=3), b=_SMALL_INTS, points=POINTS)
+# Scores of -5 (2e308 - 2e308: inf - inf in float64), 1.4e308 (the first product alone
+# overflows), 0 exactly (sign(0) = +1) and -3.
+@example(w=[2.0, 2.0], b=-5.0,
+         points=[[1e308, -1e308, 0.0], [1.7e308, -1e308, 0.0], [1.0, 1.5, 0.0],
+                 [-1.0, 2.0, 0.0]])
+def predict_is_sign_of_score(w, b, points):
+    check_predict_is_sign(np.asarray(w), b, [x[: len(w)] for x in points])
+
+
+@claim(
+    id="perceptron.pla_with_x0_is_pla_with_bias",
+    source="002 'Perceptron Hypothesis Set', 'Cyclic PLA'; 000 §1.3",
+    statement="Lin's PLA on the vectors x = (x_0 = 1, x_1, ..., x_d) with no separate bias "
+    "(w <- w + y x) makes the same updates as PLA with a bias on (x_1, ..., x_d) "
+    "(w <- w + y x, b <- b + y), and its w_0 is that bias (w_0 = -threshold).",
+    method=Method.PROPERTY,
+    tags=("perceptron", "hypothesis-set"),
+)
+@given(data=separable_datasets() | nonseparable_datasets(),
+       eta=st.sampled_from([1.0, 0.5, 0.25, 0.125]), order=orders, seed=seeds)
+def pla_with_x0_is_pla_with_bias(data, eta, order, seed):
+    data = dyadic(data)  # the two runs sum in different orders: keep every sum exact
+    with_bias = fit_pla(data, eta=eta, order=order, random_state=seed, max_iter=50)
+    X0 = np.hstack([np.ones((data.n_samples, 1)), data.X])
+    lin = Perceptron(eta=eta, order=order, random_state=seed, max_iter=50, fit_intercept=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        lin.fit(X0, data.y)
+    assert np.array_equal(lin.update_indices_, with_bias.update_indices_), (
+        lin.update_indices_.tolist()[:20], with_bias.update_indices_.tolist()[:20])
+    assert lin.intercept_ == 0.0, "no bias: b stays at b_init = 0"
+    assert_close(np.append(lin.coef_[1:], lin.coef_[0]), with_bias.w_hat_, EXACT_ARITHMETIC,
+                 label="(w_1..w_d, w_0) vs (w, b)")
 
 
 @claim(
@@ -213,7 +282,8 @@ def _notes_pla_code(X: np.ndarray, y: np.ndarray, max_passes: int):
     statement="The Python pla()/update() code of 000 §1.3 implements cyclic PLA: it updates "
     "w <- w + y_i x_i, b <- b + y_i on every point with y_i sign(w.x_i + b) <= 0, in index "
     "order, and stops after a pass without mistakes; on separable data it returns the same "
-    "(w, b) and update count as cyclic PLA with eta = 1.",
+    "(w, b) and update count as cyclic PLA with eta = 1 (Perceptron's defaults: eta = 1, "
+    "cyclic order, start from zero).",
     method=Method.REFERENCE,
     tags=("perceptron",),
 )
@@ -221,7 +291,7 @@ def _notes_pla_code(X: np.ndarray, y: np.ndarray, max_passes: int):
 def notes_pla_code_is_cyclic_pla(data):
     R2 = float(np.max(np.sum(data.augmented() ** 2, axis=1)))
     passes = int(R2 / data.margin**2) + 2  # Novikoff bounds the updates, hence the passes
-    ours = Perceptron(order="cyclic", eta=1.0, max_iter=passes).fit(data.X, data.y)
+    ours = Perceptron(max_iter=passes).fit(data.X, data.y)  # defaults: eta 1, cyclic, from 0
     y = np.where(data.y == ours.classes_[1], 1, -1)
     w, b, num = _notes_pla_code(data.X, y, passes)
     assert num == ours.n_updates_, f"note's code made {num} updates, cyclic PLA {ours.n_updates_}"
@@ -241,7 +311,7 @@ def notes_pla_code_is_cyclic_pla(data):
 @given(data=separable_datasets() | nonseparable_datasets(),
        eta=st.sampled_from([1.0, 0.5, 0.25, 0.125]), passes=st.integers(1, 40))
 def cyclic_pla_matches_scikit_learn(data, eta, passes):
-    X = np.clip(np.round(data.X * 8) / 8, -1024, 1024)  # dyadic: exact sums and products
+    X = dyadic(data).X  # exact sums and products in both codes
     ours = fit_pla(LabelledData(X=X, y=data.y), eta=eta, max_iter=passes)
     reference = SkPerceptron(eta0=eta, shuffle=False, penalty=None, tol=None,
                              max_iter=passes)

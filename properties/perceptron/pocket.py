@@ -12,13 +12,14 @@ from hypothesis import strategies as st
 
 from algorithms.perceptron import NotesPocket, Perceptron, PocketPerceptron
 from mltheory import ErratumKind, Expect, Method, claim, evidence
+from mltheory.numeric import EXACT_ARITHMETIC, assert_close
 from mltheory.stats import check_probability_at_least
 from mltheory.strategies import (
     nonseparable_datasets,
     separable_datasets,
 )
 from properties.perceptron.strategies import seeds
-from properties.perceptron.support import check_pla_steps, run_of
+from properties.perceptron.support import check_pla_steps, dyadic, run_of
 
 # ---------------------------------------------------------------------------
 # Pocket (002 "Pocket PLA", 000 §1.5)
@@ -212,3 +213,57 @@ def pocket_corrects_any_mistake():
 )
 def pocket_code_corrects_any_mistake_as_written():
     check_every_mistake_chosen(NotesPocket)
+
+
+def _printed_pocket(X: np.ndarray, y: np.ndarray, max_iters: int, seed: int):
+    """000 §1.5's update()/classify()/pocket() transcribed line by line, from w = 0, b = 0,
+    with ``np.random.default_rng(seed).integers`` for the legacy ``np.random.randint`` (same
+    half-open range) and the note's sign (np.sign). Returns (best_w, best_b, chosen samples)."""
+    rng = np.random.default_rng(seed)
+    w, b = np.zeros(X.shape[1]), 0.0
+    best_w, best_b = w.copy(), b
+    chosen = []
+
+    def classify(w, b):
+        return [i for i in range(len(y)) if np.sign(X[i] @ w + b) * y[i] <= 0]
+
+    iters = 0
+    while True:
+        iters += 1
+        mistakes = classify(w, b)
+        if len(mistakes) == 0:
+            break
+        elif len(mistakes) > 1:
+            i = mistakes[rng.integers(0, len(mistakes) - 1)]
+        else:
+            i = 0
+        tmp_w, tmp_b = y[i] * X[i] + w, b + y[i]
+        if len(classify(tmp_w, tmp_b)) <= len(classify(w, b)):
+            best_w, best_b = tmp_w, tmp_b
+        w, b = tmp_w, tmp_b
+        chosen.append(i)
+        if iters == max_iters:
+            break
+    return best_w, best_b, chosen
+
+
+@claim(
+    id="perceptron.notes_pocket_is_the_printed_code",
+    source="000 §1.5 (code)",
+    statement="NotesPocket, the exhibit of the note's pocket code, does what the printed "
+    "update()/classify()/pocket() methods do run literally: the same samples corrected and "
+    "the same (best_w, best_b) returned, for the same random draws (on dyadic data, where "
+    "float64 is exact).",
+    method=Method.REFERENCE,
+    tags=("perceptron", "pocket"),
+)
+@given(data=nonseparable_datasets() | separable_datasets(), seed=seeds,
+       iters=st.integers(1, 40))
+def notes_pocket_is_the_printed_code(data, seed, iters):
+    X = dyadic(data).X  # the two codes see the same mistakes, even at zero margins
+    est = NotesPocket(max_iter=iters, random_state=seed).fit(X, data.y)
+    y = np.where(data.y == est.classes_[1], 1, -1)
+    best_w, best_b, chosen = _printed_pocket(X, y, iters, seed)
+    assert est.update_indices_.tolist() == chosen, (est.update_indices_.tolist(), chosen)
+    assert_close(np.append(best_w, best_b), est.w_hat_, EXACT_ARITHMETIC,
+                 label="printed code vs NotesPocket")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 import cvxpy as cp
 import numpy as np
@@ -28,6 +29,14 @@ ACCUMULATED_ROUNDING = Tolerance(
     reason="PLA weights are sums of up to 1e4 float64 updates; rounding accumulates "
     "to well below 1e-9 relative",
 )
+
+
+def dyadic(data: LabelledData) -> LabelledData:
+    """``data`` with coordinates rounded to a 1/8 grid below 2^10: with dyadic steps every
+    sum and product a PLA run forms is a multiple of 2^-12 far below 2^53, so float64
+    computes it exactly, in any summation order (two codes then see the same mistakes,
+    even at margins of exactly 0)."""
+    return LabelledData(X=np.clip(np.round(data.X * 8) / 8, -1024, 1024), y=data.y)
 
 
 def fit_pla(
@@ -278,3 +287,33 @@ def check_updates_on_mistakes(run: Run, margins: np.ndarray) -> None:
     scale = float(np.max(np.sum(np.abs(products), axis=1))) if run.k else 0.0
     assert_close(margins, recomputed, EXACT_ARITHMETIC, label="margin sequence", scale=scale)
     assert np.all(margins <= 0), f"update on a correctly classified point: margin {margins.max()!r}"
+
+
+#: Relative rounding of a float64 dot product of d <= 3 terms plus b, with room to spare:
+#: each product and sum rounds by at most 2^-53 of the running total of magnitudes.
+SCORE_ROUNDING = Fraction(8, 2**53)
+
+
+def check_predict_is_sign(w: np.ndarray, b: float, rows: list[list[float]], *,
+                          estimator: type[Perceptron] = Perceptron) -> None:
+    """A model holding exactly (w, b) predicts classes_[1] where the exact rational score
+    w.x + b is >= 0 (sign(0) = +1), on every row whose score float64 can resolve: an exact
+    zero from small-integer coordinates, or a score beyond the rounding of its terms."""
+    if not np.any(w):
+        return  # no hyperplane
+    # Started at (w, b) on two points it separates, the model makes no update.
+    shift = (abs(b) + 1.0) * w / float(w @ w)
+    est = estimator(w_init=w, b_init=b).fit(np.vstack([shift, -shift]), [1, -1])
+    assert est.n_updates_ == 0 and np.array_equal(est.coef_, w) and est.intercept_ == b
+    predicted = est.predict(np.asarray(rows, dtype=float))
+    for x, label in zip(rows, predicted, strict=True):
+        terms = [Fraction(wi) * Fraction(xi) for wi, xi in zip(w, x, strict=True)]
+        exact = sum(terms, Fraction(b))
+        if exact == 0:  # float64 gets an exact 0 when every term is a small integer
+            resolvable = all(float(xi).is_integer() and abs(xi) <= 8 for xi in x)
+        else:
+            resolvable = abs(exact) > SCORE_ROUNDING * sum(
+                (abs(t) for t in terms), abs(Fraction(b)))
+        if resolvable:
+            assert label == (1 if exact >= 0 else -1), (
+                f"x = {x}: exact score {float(exact)!r} but predicted {label}")

@@ -586,6 +586,23 @@ def test_huge_x_eta_or_max_iter_refused_with_a_named_error(estimator):
 # tests/test_estimator_checks.py.)
 
 
+@pytest.mark.parametrize(
+    ("estimator", "defaults"),
+    [
+        (Perceptron, {"eta": 1.0, "w_init": None, "b_init": 0.0, "fit_intercept": True,
+                      "order": "cyclic", "max_iter": 1000, "random_state": None}),
+        (DualPerceptron, {"eta": 1.0, "order": "cyclic", "max_iter": 1000,
+                          "random_state": None, "kernel": "linear"}),
+        (PocketPerceptron, {"eta": 1.0, "max_iter": 1000, "random_state": None,
+                            "w_init": None, "b_init": 0.0}),
+        (NotesPocket, {"eta": 1.0, "max_iter": 1000, "random_state": None, "w_init": None,
+                       "b_init": 0.0}),
+    ],
+)
+def test_documented_defaults(estimator, defaults):
+    assert estimator().get_params() == defaults
+
+
 @pytest.mark.parametrize("estimator", ALL_ESTIMATORS)
 def test_clone_get_params_and_set_params_round_trip(estimator):
     model = estimator(eta=0.5, max_iter=7, random_state=3)

@@ -7,10 +7,12 @@ gain dropped)."""
 import numpy as np
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from algorithms.perceptron import Perceptron
 from mltheory.strategies import separable_datasets
 from mltheory.testing import assert_holds, assert_refutes
+from properties.perceptron.pla import _SMALL_INTS, POINTS
 from properties.perceptron.strategies import etas, orders, seeds, tight_datasets
 from properties.perceptron.support import (
     Run,
@@ -22,6 +24,7 @@ from properties.perceptron.support import (
     check_norm_steps,
     check_novikoff,
     check_pla_steps,
+    check_predict_is_sign,
     check_updates_on_mistakes,
     fit_pla,
     novikoff_check,
@@ -257,3 +260,30 @@ def test_the_run_based_checks_hold_for_the_real_algorithm():
         check_updates_on_mistakes(run_of(est, data, 1.0), est.update_margins_)
 
     assert_holds(check)
+
+
+# --- prediction: sign(0) = +1 and scores that overflow --------------------------------------
+
+
+class _NoOverflowFallback(Perceptron):
+    """Predicts from the raw float64 score only (NaN/inf scores not rescored)."""
+
+    def _signs(self, X):
+        return self._raw_scores(np.asarray(X, dtype=float)) >= 0.0
+
+
+class _SignZeroNegative(Perceptron):
+    """Predicts the positive class only for scores > 0 (sign(0) = -1)."""
+
+    def _signs(self, X):
+        return self._raw_scores(np.asarray(X, dtype=float)) > 0.0
+
+
+@pytest.mark.parametrize("estimator", [_NoOverflowFallback, _SignZeroNegative])
+def test_predict_claim_refutes_a_wrong_sign_rule(estimator):
+    @given(w=st.lists(_SMALL_INTS, min_size=1, max_size=3), b=_SMALL_INTS, points=POINTS)
+    def check(w, b, points):
+        check_predict_is_sign(np.asarray(w), b, [x[: len(w)] for x in points],
+                              estimator=estimator)
+
+    assert_refutes(check)
