@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from algorithms._validation import check_array_argument, check_int
+from algorithms._validation import check_array_argument, check_codes, check_int
 
 __all__ = [
     "PROBABILITY_TOLERANCE",
@@ -29,21 +29,24 @@ __all__ = [
 #: roundings of a sum of at most ~1e6 terms of size <= 1.
 PROBABILITY_TOLERANCE = 1e-9
 
+#: Largest number of classes of a dense loss matrix built here (4096^2 float64 = 128 MiB).
+MAX_CLASSES = 4096
+
 
 def zero_one_loss(n_classes: int) -> np.ndarray:
     """The 0/1 loss matrix ``lambda_ij = 1 - delta_ij`` of shape (N, N)."""
-    N = check_int(n_classes, "n_classes", low=1)
+    N = check_int(n_classes, "n_classes", low=1, high=MAX_CLASSES)
     return 1.0 - np.eye(N)
 
 
 def check_loss_matrix(loss: ArrayLike, n_classes: int, name: str = "loss") -> np.ndarray:
     """``loss`` as a finite float array of shape (N, N) (any real losses are allowed)."""
-    return check_array_argument(loss, name, shape=(n_classes, n_classes))
+    return check_array_argument(loss, name, shape=(n_classes, n_classes), real=True)
 
 
 def check_posteriors(posterior: ArrayLike, name: str = "posterior") -> np.ndarray:
     """``posterior`` as an (n, N) array of probability rows (a 1-d array is one row)."""
-    P = check_array_argument(posterior, name)
+    P = check_array_argument(posterior, name, real=True)
     if P.ndim == 1:
         P = P[None, :]
     if P.ndim != 2:
@@ -91,16 +94,15 @@ def expected_risk(
     Parameters
     ----------
     p_x : array of shape (n,)
-        The marginal ``P(x)`` of each of the ``n`` inputs.
+        The marginal ``P(x)`` of each of the ``n`` inputs (a probability vector).
     posterior : array of shape (n, N)
     decisions : int array of shape (n,)
         The class code ``h(x)`` the rule gives each input.
     loss : array of shape (N, N)
     """
     P = check_posteriors(posterior)
-    px = check_array_argument(p_x, "p_x", shape=(P.shape[0],))
-    h = check_array_argument(decisions, "decisions", shape=(P.shape[0],), dtype=np.int64)
-    if np.any((h < 0) | (h >= P.shape[1])):
-        raise ValueError(f"decisions must be class codes in [0, {P.shape[1] - 1}].")
+    px = check_posteriors(check_array_argument(p_x, "p_x", shape=(P.shape[0],), real=True),
+                          "p_x")[0]
+    h = check_codes(decisions, "decisions", P.shape[0], P.shape[1])
     R = conditional_risk(P, loss)
     return float(px @ R[np.arange(P.shape[0]), h])

@@ -167,12 +167,19 @@ def params_finite(params: Any) -> bool:
     return True
 
 
+#: Hard caps on the EM settings: a request beyond them would run for hours (each
+#: iteration is a pass over the data, each restart a whole run); it is refused instead.
+MAX_EM_ITER = 10**6
+MAX_EM_INIT = 10**3
+
+
 def check_em_settings(max_iter: object, tol: object, n_init: object) -> tuple[int, float, int]:
-    """Validated ``(max_iter >= 1, tol >= 0, n_init >= 1)`` (errors name the argument)."""
+    """Validated ``(1 <= max_iter <= MAX_EM_ITER, tol >= 0, 1 <= n_init <= MAX_EM_INIT)``
+    (errors name the argument)."""
     return (
-        check_int(max_iter, "max_iter", low=1),
+        check_int(max_iter, "max_iter", low=1, high=MAX_EM_ITER),
         check_real(tol, "tol", low=0.0),
-        check_int(n_init, "n_init", low=1),
+        check_int(n_init, "n_init", low=1, high=MAX_EM_INIT),
     )
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import logsumexp
 
-from algorithms._validation import check_int, make_rng
+from algorithms._validation import InvalidArgumentError, check_int, make_rng
 from algorithms.bayes._network import BayesianNetwork
 
 __all__ = ["GibbsResult", "gibbs_query", "gibbs_sampling"]
@@ -56,6 +56,12 @@ class GibbsResult:
         """Estimated ``P(x_variable = v | e)`` for ``v = 0..n_values - 1``."""
         return np.bincount(self.samples[:, :, variable].ravel(),
                            minlength=n_values) / self.samples[:, :, 0].size
+
+
+#: Largest number of single-variable draws of one call (chains x sweeps x variables):
+#: about 20 s of sampling and 160 MiB of samples; a larger request is refused rather
+#: than left to run.
+MAX_GIBBS_DRAWS = 2 * 10**7
 
 
 def _blanket_tables(net: BayesianNetwork, i: int) -> list[tuple[int, tuple[int, ...], np.ndarray]]:
@@ -99,6 +105,8 @@ def gibbs_sampling(
     -------
     GibbsResult
     """
+    if not isinstance(network, BayesianNetwork):
+        raise InvalidArgumentError(f"network must be a BayesianNetwork, got {network!r}.")
     cpts = network._require_cpts()
     ev = network._check_evidence(evidence)
     T = check_int(n_samples, "n_samples", low=1)
@@ -106,6 +114,9 @@ def gibbs_sampling(
     C = check_int(n_chains, "n_chains", low=1)
     rng = make_rng(random_state)
     d = network.n_variables
+    if C * (B + T) * d > MAX_GIBBS_DRAWS:
+        raise ValueError(f"n_chains * (burn_in + n_samples) * n_variables = {C * (B + T) * d} "
+                         f"variable draws exceed the cap of {MAX_GIBBS_DRAWS}.")
     free = [i for i in network.order if i not in ev]
     state = np.zeros((C, d), dtype=np.int64)
     for i in range(d):
@@ -153,7 +164,7 @@ def gibbs_query(
     """
     if not isinstance(query, Mapping) or not query:
         raise ValueError("query must be a non-empty mapping {variable: value}.")
-    q = network._check_evidence(query)  # same checks: known variables, values in range
+    q = network._check_evidence(query, "query")  # same checks: known variables, values in range
     if evidence and set(q) & set(evidence):
         raise ValueError("query must not name an evidence variable.")
     result = gibbs_sampling(network, evidence, n_samples=n_samples, burn_in=burn_in,

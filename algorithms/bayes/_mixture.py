@@ -29,7 +29,13 @@ from scipy.sparse import csr_array
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, DensityMixin
 
-from algorithms._validation import check_choice, check_int, validate_features
+from algorithms._validation import (
+    InvalidArgumentError,
+    check_choice,
+    check_int,
+    check_real,
+    validate_features,
+)
 from algorithms.bayes._base import category_codes, check_alpha, encode_categories
 from algorithms.bayes._em import check_em_settings, record_em_result, run_em
 
@@ -80,10 +86,12 @@ class CategoricalMixtureModel:
 
     def __init__(self, n_components: int, n_values: list[int], alpha: float = 0.0,
                  assignment: str = "soft") -> None:
-        self.n_components = n_components
-        self.n_values = list(n_values)
-        self.alpha = alpha
-        self.assignment = assignment
+        self.n_components = check_int(n_components, "n_components", low=1)
+        if isinstance(n_values, str | bytes) or np.ndim(n_values) != 1:
+            raise InvalidArgumentError(f"n_values must be a sequence of ints, got {n_values!r}.")
+        self.n_values = [check_int(v, "n_values", low=1) for v in n_values]
+        self.alpha = check_real(alpha, "alpha", low=0.0)
+        self.assignment = check_choice(assignment, "assignment", ASSIGNMENTS)
 
     def log_joint(self, data: EncodedCategories, params: MixtureParams) -> np.ndarray:
         """``log pi_k + sum_j log theta_{k j x_ij}``, shape (n, K)."""
@@ -111,6 +119,9 @@ class CategoricalMixtureModel:
         ll = float(np.sum(log_px)) + self.log_prior(params)
         with np.errstate(invalid="ignore"):
             resp = np.exp(jll - log_px)
+        # rows sum to 1 only up to the rounding of the log-sum-exp; renormalised so that
+        # the M-step sees a distribution per sample (as the GMM's E-step does)
+        resp /= resp.sum(axis=1, keepdims=True)
         if self.assignment == "hard":
             resp = np.eye(self.n_components)[np.argmax(jll, axis=1)]
         return resp, ll

@@ -18,13 +18,17 @@ import scipy.optimize
 from numpy.typing import ArrayLike
 
 from algorithms._validation import (
+    InvalidArgumentError,
     check_array_argument,
+    check_codes,
     check_int,
     check_real,
     check_sample_weight,
+    check_squares_representable,
     validate_classification,
 )
 from algorithms.bayes._base import BayesClassifierBase
+from algorithms.bayes._decision import check_posteriors
 from algorithms.bayes._naive_bayes import class_log_prior
 
 __all__ = [
@@ -39,11 +43,15 @@ __all__ = [
 
 _LOG_2PI = np.log(2.0 * np.pi)
 
+#: Largest number of values of a categorical variable (a table of 2^24 float64 counts,
+#: 128 MiB); more is refused rather than allocated.
+MAX_VALUES = 2**24
+
 
 def _weights(sample_weight: ArrayLike | None, n: int) -> np.ndarray:
     if sample_weight is None:
         return np.ones(n)
-    w = check_array_argument(sample_weight, "sample_weight", shape=(n,))
+    w = check_array_argument(sample_weight, "sample_weight", shape=(n,), real=True)
     if np.any(w < 0) or w.sum() <= 0:
         raise ValueError("sample_weight must be non-negative with a positive sum.")
     return w
@@ -64,10 +72,11 @@ def gaussian_mle(X: ArrayLike, sample_weight: ArrayLike | None = None
     cov : ndarray of shape (d, d)
         ``sum_i w_i (x_i - mean)(x_i - mean)^T / sum_i w_i`` (divides by m, not m - 1).
     """
-    X = check_array_argument(X, "X", ndim=2)
+    X = check_array_argument(X, "X", ndim=2, real=True)
     w = _weights(sample_weight, X.shape[0])
+    w = w / w.max()  # scale-free weights: w @ X cannot overflow where X does not
     mean = w @ X / w.sum()
-    Z = X - mean
+    Z = check_squares_representable(X - mean, "X")
     return mean, (Z * w[:, None]).T @ Z / w.sum()
 
 
@@ -80,7 +89,7 @@ def numerically_singular(L: np.ndarray) -> bool:
 
 
 def _cholesky(cov: ArrayLike, d: int, name: str = "cov") -> np.ndarray:
-    C = check_array_argument(cov, name, shape=(d, d))
+    C = check_array_argument(cov, name, shape=(d, d), real=True)
     message = (f"{name} must be symmetric positive definite (a singular covariance has no "
                "density).")
     try:
@@ -94,12 +103,18 @@ def _cholesky(cov: ArrayLike, d: int, name: str = "cov") -> np.ndarray:
 
 def gaussian_log_pdf(X: ArrayLike, mean: ArrayLike, cov: ArrayLike) -> np.ndarray:
     """``log N(x_i | mean, cov)`` for every row, shape (m,) (Cholesky, no inverse)."""
-    X = check_array_argument(X, "X", ndim=2)
+    X = check_array_argument(X, "X", ndim=2, real=True)
     d = X.shape[1]
-    mu = check_array_argument(mean, "mean", shape=(d,))
+    mu = check_array_argument(mean, "mean", shape=(d,), real=True)
     L = _cholesky(cov, d)
     Z = scipy.linalg.solve_triangular(L, (X - mu).T, lower=True)
-    return -0.5 * (d * _LOG_2PI + np.sum(Z**2, axis=0)) - np.sum(np.log(np.diag(L)))
+    with np.errstate(over="ignore"):
+        out = -0.5 * (d * _LOG_2PI + np.sum(Z**2, axis=0)) - np.sum(np.log(np.diag(L)))
+    if not np.all(np.isfinite(out)):
+        raise ValueError("X lies so far from mean in the metric of cov that log N(x | mean, "
+                         "cov) is below the float64 range (the squared Mahalanobis distance "
+                         "overflows); rescale X, mean and cov.")
+    return out
 
 
 def gaussian_log_likelihood(X: ArrayLike, mean: ArrayLike, cov: ArrayLike) -> float:
@@ -110,10 +125,9 @@ def gaussian_log_likelihood(X: ArrayLike, mean: ArrayLike, cov: ArrayLike) -> fl
 def categorical_mle(x: ArrayLike, n_values: int, sample_weight: ArrayLike | None = None
                     ) -> np.ndarray:
     """(5.5) for a categorical variable with values ``0..n_values - 1``: the frequencies."""
-    k = check_int(n_values, "n_values", low=1)
-    codes = check_array_argument(x, "x", ndim=1, dtype=np.int64)
-    if np.any((codes < 0) | (codes >= k)):
-        raise ValueError(f"x must hold codes in [0, {k - 1}].")
+    k = check_int(n_values, "n_values", low=1, high=MAX_VALUES)
+    x_arr = check_array_argument(x, "x", ndim=1, dtype=None, real=True)
+    codes = check_codes(x_arr, "x", x_arr.shape[0], k)
     w = _weights(sample_weight, codes.shape[0])
     counts = np.bincount(codes, weights=w, minlength=k)
     return counts / counts.sum()
@@ -121,10 +135,9 @@ def categorical_mle(x: ArrayLike, n_values: int, sample_weight: ArrayLike | None
 
 def categorical_log_likelihood(x: ArrayLike, p: ArrayLike) -> float:
     """(5.4) ``LL = sum_i log p[x_i]`` (``-inf`` if some ``p[x_i] = 0``)."""
-    prob = check_array_argument(p, "p", ndim=1)
-    codes = check_array_argument(x, "x", ndim=1, dtype=np.int64)
-    if np.any((codes < 0) | (codes >= prob.shape[0])):
-        raise ValueError(f"x must hold codes in [0, {prob.shape[0] - 1}].")
+    prob = check_posteriors(check_array_argument(p, "p", ndim=1, real=True), "p")[0]
+    x_arr = check_array_argument(x, "x", ndim=1, dtype=None, real=True)
+    codes = check_codes(x_arr, "x", x_arr.shape[0], prob.shape[0])
     with np.errstate(divide="ignore"):
         return float(np.sum(np.log(prob[codes])))
 
@@ -155,7 +168,11 @@ def maximum_likelihood(
     -------
     ndarray of shape (p,)
     """
-    t0 = check_array_argument(theta0, "theta0", ndim=1)
+    if not callable(log_pdf):
+        raise InvalidArgumentError(f"log_pdf must be a callable log_pdf(data, theta), got "
+                                   f"{log_pdf!r}.")
+    data = check_array_argument(data, "data", real=True)
+    t0 = check_array_argument(theta0, "theta0", ndim=1, real=True)
     tol = check_real(tol, "tol", low=0.0, low_open=True)
     res = scipy.optimize.minimize(lambda t: -float(np.sum(log_pdf(data, t))), t0,
                                   method="L-BFGS-B", bounds=bounds,
@@ -194,6 +211,8 @@ class GaussianBayesClassifier(BayesClassifierBase):
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
             ) -> GaussianBayesClassifier:
         X, codes = validate_classification(self, X, y)
+        # covariances are squares of the spread: refused, named, where they over/underflow
+        check_squares_representable(X - X.mean(axis=0), "X", underflow=True)
         smoothing = check_real(self.var_smoothing, "var_smoothing", low=0.0)
         w = check_sample_weight(sample_weight, X)
         K, d = self.classes_.shape[0], X.shape[1]

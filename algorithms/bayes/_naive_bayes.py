@@ -15,6 +15,7 @@ from algorithms._validation import (
     check_array_argument,
     check_real,
     check_sample_weight,
+    check_squares_representable,
     validate_classification,
 )
 from algorithms.bayes._base import (
@@ -152,6 +153,8 @@ class NaiveBayesClassifier(BayesClassifierBase):
         self.theta_, self.var_ = np.zeros((K, d)), np.zeros((K, d))
         if d == 0:
             return
+        # variances are squares of the spread: refused, named, where they over/underflow
+        check_squares_representable(X - X.mean(axis=0), "X", underflow=True)
         epsilon = var_smoothing * float(np.max(np.var(X, axis=0)))
         for k in range(K):
             rows = codes == k

@@ -44,8 +44,12 @@ __all__ = [
     "MAX_JOINT_STATES",
     "SCORE_WEIGHTS",
     "BayesianNetwork",
+    "MAX_TABLE_CELLS",
+    "check_cards",
     "check_codes",
     "check_parents",
+    "check_weights",
+    "infer_cards",
     "family_counts",
     "fit_cpts",
     "mdl_weight",
@@ -59,33 +63,38 @@ CPT_TOLERANCE = 1e-9
 #: entries are 32 MiB.
 MAX_JOINT_STATES = 2**22
 
+#: Largest conditional table of one family (parents' values x the child's values) that
+#: is counted: 2^24 float64 cells are 128 MiB; larger requests refuse, not exhaust memory.
+MAX_TABLE_CELLS = 2**24
+
 #: Named values of ``f`` in (5.10): AIC (one nat per parameter), BIC (half log m per
 #: parameter), ML (no penalty, (5.12)).
 SCORE_WEIGHTS = ("aic", "bic", "ml")
 
 
-def check_parents(parents: object, n_variables: int | None = None) -> tuple[tuple[int, ...], ...]:
+def check_parents(parents: object, n_variables: int | None = None, *, name: str = "parents"
+                  ) -> tuple[tuple[int, ...], ...]:
     """``parents`` as a tuple of parent tuples forming a DAG (``ValueError`` otherwise)."""
     if isinstance(parents, str | bytes) or not isinstance(parents, Sequence):
-        raise InvalidArgumentError(f"parents must be a sequence of parent lists, got {parents!r}.")
+        raise InvalidArgumentError(f"{name} must be a sequence of parent lists, got {parents!r}.")
     d = len(parents) if n_variables is None else n_variables
     if len(parents) != d:
-        raise ValueError(f"parents must list the parents of all {d} variables, got "
+        raise ValueError(f"{name} must list the parents of all {d} variables, got "
                          f"{len(parents)}.")
     out = []
     for i, pa in enumerate(parents):
         if isinstance(pa, str | bytes) or not isinstance(pa, Sequence | np.ndarray):
-            raise InvalidArgumentError(f"parents[{i}] must be a sequence of variable indices.")
-        pa_t = tuple(check_int(p, f"parents[{i}]", low=0, high=d - 1) for p in pa)
+            raise InvalidArgumentError(f"{name}[{i}] must be a sequence of variable indices.")
+        pa_t = tuple(check_int(p, f"{name}[{i}]", low=0, high=d - 1) for p in pa)
         if i in pa_t:
-            raise ValueError(f"parents[{i}] contains {i} itself (a self-loop is a cycle).")
+            raise ValueError(f"{name}[{i}] contains {i} itself (a self-loop is a cycle).")
         if len(set(pa_t)) != len(pa_t):
-            raise ValueError(f"parents[{i}] lists a parent twice: {pa_t}.")
+            raise ValueError(f"{name}[{i}] lists a parent twice: {pa_t}.")
         out.append(pa_t)
     try:
         tuple(graphlib.TopologicalSorter(dict(enumerate(out))).static_order())
     except graphlib.CycleError as exc:
-        raise ValueError(f"parents must form a directed acyclic graph; cycle: {exc.args[1]}."
+        raise ValueError(f"{name} must form a directed acyclic graph; cycle: {exc.args[1]}."
                          ) from exc
     return tuple(out)
 
@@ -99,7 +108,7 @@ def check_codes(X: ArrayLike, cards: Sequence[int], name: str = "X", *,
     """``X`` as an (n, d) array of value codes ``0..cards[i] - 1`` (int64), or float with
     NaN for missing entries when ``allow_missing``."""
     d = len(cards)
-    arr = check_array_argument(X, name, shape=(None, d), finite=False)
+    arr = check_array_argument(X, name, shape=(None, d), finite=False, real=True)
     missing = np.isnan(arr)
     if np.any(missing) and not allow_missing:
         raise ValueError(f"{name} must not contain NaN (missing values need the EM fit).")
@@ -113,25 +122,82 @@ def check_codes(X: ArrayLike, cards: Sequence[int], name: str = "X", *,
     return arr if allow_missing else values.astype(np.int64)
 
 
-def _check_cards(cards: object, d: int) -> tuple[int, ...]:
-    arr = check_array_argument(cards, "cards", shape=(d,), dtype=np.int64)
-    if np.any(arr < 1):
-        raise ValueError(f"cards must be >= 1 (values per variable), got {arr.tolist()}.")
+def check_cards(cards: object, d: int) -> tuple[int, ...]:
+    """``cards`` as d integers >= 1 (values per variable), each at most
+    :data:`MAX_TABLE_CELLS` (a table of one variable must fit)."""
+    arr = check_array_argument(cards, "cards", shape=(d,), real=True)
+    if np.any(arr != np.round(arr)) or np.any(arr < 1) or np.any(arr > MAX_TABLE_CELLS):
+        raise ValueError(f"cards must be integers in [1, {MAX_TABLE_CELLS}] (values per "
+                         f"variable), got {arr.tolist()}.")
     return tuple(int(c) for c in arr)
 
 
-def mdl_weight(f: object, n_samples: int) -> float:
-    """``f`` of (5.10): ``"aic"`` -> 1, ``"bic"`` -> log(m)/2, ``"ml"`` -> 0, or a real >= 0."""
+def infer_cards(X: np.ndarray, name: str = "X") -> tuple[int, ...]:
+    """``1 + max X[:, i]`` over the finite entries of each column (NaN marks a missing
+    value), after checking they are integer codes below :data:`MAX_TABLE_CELLS`."""
+    finite = np.isfinite(X)
+    present = X[finite]
+    if np.any(present != np.round(present)) or np.any(present < 0) or np.any(
+            present >= MAX_TABLE_CELLS):
+        raise ValueError(f"{name} must hold integer codes in [0, {MAX_TABLE_CELLS}).")
+    return check_cards(np.max(np.where(finite, X, -1.0), axis=0, initial=-1.0) + 1, X.shape[1])
+
+
+def check_weights(sample_weight: object, n: int) -> np.ndarray | None:
+    """Finite non-negative real weights of the n samples (``None`` stays ``None``)."""
+    if sample_weight is None:
+        return None
+    w = check_array_argument(sample_weight, "sample_weight", shape=(n,), real=True)
+    if np.any(w < 0):
+        raise ValueError("sample_weight must be non-negative.")
+    return w
+
+
+def check_family_size(cards: Sequence[int], axes: Sequence[int], what: str) -> None:
+    """Refuse a conditional table of more than :data:`MAX_TABLE_CELLS` cells."""
+    cells = math.prod(cards[a] for a in axes)
+    if cells > MAX_TABLE_CELLS:
+        raise ValueError(f"the table of {what} has {cells} cells (cards = {list(cards)}), "
+                         f"more than {MAX_TABLE_CELLS}.")
+
+
+def mdl_weight(f: object, n_samples: int, *, name: str = "f") -> float:
+    """``f`` of (5.10): ``"aic"`` -> 1, ``"bic"`` -> log(m)/2, ``"ml"`` -> 0, or a real >= 0.
+
+    ``n_samples`` is a real >= 0 (a sum of sample weights may be fractional).
+    """
+    n_samples = check_real(n_samples, "n_samples", low=0.0)
     if isinstance(f, str):
         if f not in SCORE_WEIGHTS:
-            raise ValueError(f"score must be one of {SCORE_WEIGHTS} or a real >= 0, got {f!r}.")
+            raise ValueError(f"{name} must be one of {SCORE_WEIGHTS} or a real >= 0, got {f!r}.")
         return {"aic": 1.0, "bic": 0.5 * math.log(max(n_samples, 1)), "ml": 0.0}[f]
-    return check_real(f, "score", low=0.0)
+    return check_real(f, name, low=0.0)
 
 
 def family_counts(X: np.ndarray, cards: Sequence[int], child: int, parents: Sequence[int],
                   sample_weight: np.ndarray | None = None) -> np.ndarray:
-    """Weighted counts of ``(pi_child, x_child)``, shape (cards of parents..., cards[child])."""
+    """Weighted counts of ``(pi_child, x_child)``, shape (cards of parents..., cards[child]).
+
+    ``X`` holds the value codes ``0..cards[i] - 1``; ``parents`` are distinct variables
+    other than ``child``.
+    """
+    d = len(check_array_argument(cards, "cards", ndim=1, real=True))
+    cards = check_cards(cards, d)
+    x = check_codes(X, cards)
+    c = check_int(child, "child", low=0, high=d - 1)
+    if isinstance(parents, str | bytes) or not isinstance(parents, Sequence | np.ndarray):
+        raise InvalidArgumentError(f"parents must be a sequence of variable indices, got "
+                                   f"{parents!r}.")
+    pa = tuple(check_int(p, "parents", low=0, high=d - 1) for p in parents)
+    if c in pa or len(set(pa)) != len(pa):
+        raise ValueError(f"parents must be distinct variables other than child={c}, got {pa}.")
+    check_family_size(cards, [*pa, c], f"variable {c} given {pa}")
+    return _family_counts(x, cards, c, pa, check_weights(sample_weight, x.shape[0]))
+
+
+def _family_counts(X: np.ndarray, cards: Sequence[int], child: int, parents: Sequence[int],
+                   sample_weight: np.ndarray | None = None) -> np.ndarray:
+    """:func:`family_counts` on validated input."""
     axes = [*parents, child]
     shape = tuple(cards[a] for a in axes)
     flat = np.ravel_multi_index(tuple(X[:, a] for a in axes), shape) if axes else 0
@@ -176,7 +242,7 @@ class BayesianNetwork:
         if cpts is None:
             if cards is None:
                 raise ValueError("cards is required when cpts is not given.")
-            self.cards = _check_cards(cards, d)
+            self.cards = check_cards(cards, d)
             self.cpts = None
         else:
             if len(cpts) != d:
@@ -184,7 +250,7 @@ class BayesianNetwork:
             tables = [check_array_argument(t, f"cpts[{i}]", ndim=len(self.parents[i]) + 1)
                       for i, t in enumerate(cpts)]
             own = tuple(t.shape[-1] for t in tables)
-            self.cards = own if cards is None else _check_cards(cards, d)
+            self.cards = own if cards is None else check_cards(cards, d)
             for i, t in enumerate(tables):
                 want = tuple(self.cards[p] for p in self.parents[i]) + (self.cards[i],)
                 if t.shape != want:
@@ -312,18 +378,19 @@ class BayesianNetwork:
         """``P_B`` of every joint state (5.9), shape ``cards``."""
         return np.exp(self.log_joint_table())
 
-    def _check_evidence(self, evidence: Mapping[int, int] | None) -> dict[int, int]:
+    def _check_evidence(self, evidence: Mapping[int, int] | None, name: str = "evidence"
+                        ) -> dict[int, int]:
         if evidence is None:
             return {}
         if not isinstance(evidence, Mapping):
-            raise InvalidArgumentError("evidence must be a mapping {variable: value}.")
+            raise InvalidArgumentError(f"{name} must be a mapping {{variable: value}}.")
         out = {}
         for var, val in evidence.items():
-            v = check_int(var, "evidence variable", low=0)
+            v = check_int(var, f"{name} variable", low=0)
             if v >= self.n_variables:
-                raise ValueError(f"evidence names variable {var!r}, but the network has "
+                raise ValueError(f"{name} names variable {var!r}, but the network has "
                                  f"{self.n_variables} variables (0..{self.n_variables - 1}).")
-            out[v] = check_int(val, f"evidence[{v}]", low=0, high=self.cards[v] - 1)
+            out[v] = check_int(val, f"{name}[{v}]", low=0, high=self.cards[v] - 1)
         return out
 
     def posterior(self, query: Sequence[int], evidence: Mapping[int, int] | None = None
@@ -372,18 +439,14 @@ def fit_cpts(parents: Sequence[Sequence[int]], X: ArrayLike, cards: Sequence[int
     them; every choice gives the same likelihood).
     """
     pa = check_parents(parents)
-    X_arr = check_array_argument(X, "X", shape=(None, len(pa)))
-    if cards is None:
-        cards = tuple(int(c) + 1 for c in np.max(X_arr, axis=0))
-    cards = _check_cards(cards, len(pa))
+    X_arr = check_array_argument(X, "X", shape=(None, len(pa)), real=True)
+    cards = infer_cards(X_arr) if cards is None else check_cards(cards, len(pa))
     x = check_codes(X_arr, cards)
     a = check_real(alpha, "alpha", low=0.0)
-    w = None
-    if sample_weight is not None:
-        w = check_array_argument(sample_weight, "sample_weight", shape=(x.shape[0],))
-        if np.any(w < 0):
-            raise ValueError("sample_weight must be non-negative.")
-    cpts = [_normalise_rows(family_counts(x, cards, i, p, w), a) for i, p in enumerate(pa)]
+    w = check_weights(sample_weight, x.shape[0])
+    for i, p in enumerate(pa):
+        check_family_size(cards, [*p, i], f"variable {i} given {p}")
+    cpts = [_normalise_rows(_family_counts(x, cards, i, p, w), a) for i, p in enumerate(pa)]
     return BayesianNetwork(pa, cpts, cards=cards)
 
 
@@ -399,15 +462,16 @@ def network_score(parents: Sequence[Sequence[int]], X: ArrayLike, cards: Sequenc
                   f: object = "bic", *, sample_weight: ArrayLike | None = None) -> float:
     """(5.10) with the parameters of (5.13): ``f |B| - max_Theta LL``, summed by family."""
     pa = check_parents(parents)
-    cards = _check_cards(cards, len(pa))
+    cards = check_cards(cards, len(pa))
     x = check_codes(X, cards)
-    w = None if sample_weight is None else check_array_argument(
-        sample_weight, "sample_weight", shape=(x.shape[0],))
+    w = check_weights(sample_weight, x.shape[0])
     m = x.shape[0] if w is None else float(w.sum())
     weight = mdl_weight(f, m)
+    for i, p in enumerate(pa):
+        check_family_size(cards, [*p, i], f"variable {i} given {p}")
     total = 0.0
     for i, p in enumerate(pa):
-        counts = family_counts(x, cards, i, p, w)
+        counts = _family_counts(x, cards, i, p, w)
         total += weight * (cards[i] - 1) * math.prod(cards[j] for j in p)
         total -= family_log_likelihood(counts)
     return total

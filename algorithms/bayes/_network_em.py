@@ -33,8 +33,11 @@ from algorithms.bayes._network import (
     MAX_JOINT_STATES,
     BayesianNetwork,
     _normalise_rows,
+    check_cards,
     check_codes,
     check_parents,
+    check_weights,
+    infer_cards,
 )
 
 __all__ = ["MissingData", "MissingDataNetworkModel", "fit_cpts_em"]
@@ -70,8 +73,8 @@ class MissingDataNetworkModel:
     def __init__(self, parents: Sequence[Sequence[int]], cards: Sequence[int],
                  alpha: float = 0.0) -> None:
         self.parents = check_parents(parents)
-        self.cards = tuple(int(c) for c in cards)
-        self.alpha = alpha
+        self.cards = check_cards(cards, len(self.parents))
+        self.alpha = check_real(alpha, "alpha", low=0.0)
         if math.prod(self.cards) > MAX_JOINT_STATES:
             raise ValueError(f"cards = {list(self.cards)} give more than {MAX_JOINT_STATES} "
                              "joint states, too many for the exact E-step.")
@@ -100,7 +103,10 @@ class MissingDataNetworkModel:
             log_px = logsumexp(block)
             ll += count * log_px
             if np.isfinite(log_px):
-                expected[idx] += count * np.exp(block - log_px)
+                post = np.exp(block - log_px)
+                # renormalised: each row's completions carry exactly its count (the
+                # log-sum-exp leaves the sum 1 only up to rounding), as in the GMM's E-step
+                expected[idx] += count * (post / post.sum())
         return expected, float(ll) + self.log_prior(cpts)
 
     def m_step(self, data: MissingData, expected: np.ndarray) -> list[np.ndarray]:
@@ -156,19 +162,17 @@ def fit_cpts_em(
     result : EMResult
     """
     pa = check_parents(parents)
-    X_arr = check_array_argument(X, "X", shape=(None, len(pa)), finite=False)
+    X_arr = check_array_argument(X, "X", shape=(None, len(pa)), finite=False, real=True)
     if cards is None:
         if np.all(np.isnan(X_arr), axis=0).any():
             raise ValueError("cards is required when a column of X is entirely missing.")
-        cards = tuple(int(c) + 1 for c in np.nanmax(X_arr, axis=0))
+        cards = infer_cards(X_arr)
+    else:
+        cards = check_cards(cards, len(pa))
     x = check_codes(X_arr, cards, allow_missing=True)
     a = check_real(alpha, "alpha", low=0.0)
     check_em_settings(max_iter, tol, n_init)
-    w = None
-    if sample_weight is not None:
-        w = check_array_argument(sample_weight, "sample_weight", shape=(x.shape[0],))
-        if np.any(w < 0):
-            raise ValueError("sample_weight must be non-negative.")
+    w = check_weights(sample_weight, x.shape[0])
     model = MissingDataNetworkModel(pa, cards, a)
     starts = None
     if initial_cpts is not None:

@@ -23,6 +23,7 @@ alpha) / (|D| + alpha N N_i)``.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +34,8 @@ from scipy.special import logsumexp
 from sklearn.model_selection import KFold
 
 from algorithms._validation import (
+    check_array_argument,
+    check_codes,
     check_int,
     check_sample_weight,
     make_rng,
@@ -46,6 +49,7 @@ from algorithms.bayes._base import (
     laplace_log_table,
 )
 from algorithms.bayes._naive_bayes import class_log_prior
+from algorithms.bayes._network import MAX_TABLE_CELLS, check_family_size
 
 __all__ = [
     "AODEClassifier",
@@ -117,7 +121,42 @@ def conditional_mutual_information(codes: np.ndarray, y: np.ndarray, w: np.ndarr
     """``I(x_i; x_j | y)`` on the empirical distribution, a symmetric (d, d) matrix (nats).
 
     ``I = sum P(x_i, x_j, c) log(P(x_i, x_j | c) / (P(x_i | c) P(x_j | c)))``.
+
+    Parameters
+    ----------
+    codes : int array of shape (n, d)
+        Attribute codes, column ``i`` in ``0..n_values[i] - 1``.
+    y : int array of shape (n,)
+        Class codes ``0..n_classes - 1``.
+    w : array of shape (n,)
+        Non-negative sample weights with a positive sum (only their ratios matter).
+    n_classes : int
+    n_values : list of d ints
     """
+    K = check_int(n_classes, "n_classes", low=1, high=MAX_TABLE_CELLS)
+    arr = check_array_argument(codes, "codes", ndim=2, dtype=None, real=True)
+    n, d = arr.shape
+    if isinstance(n_values, str | bytes) or np.ndim(n_values) != 1 or len(n_values) != d:
+        raise ValueError(f"n_values must list the number of values of each of the {d} "
+                         f"attributes, got {n_values!r}.")
+    sizes = [check_int(v, "n_values", low=1, high=MAX_TABLE_CELLS) for v in n_values]
+    for i, j in itertools.combinations(range(d), 2):
+        check_family_size([K, *sizes], [0, i + 1, j + 1], f"the pair ({i}, {j}) given c")
+    cols = [check_codes(arr[:, i], "codes", n, sizes[i]) for i in range(d)]
+    x = np.stack(cols, axis=1) if d else np.zeros((n, 0), dtype=np.intp)
+    y_codes = check_codes(y, "y", n, K)
+    weights = check_array_argument(w, "w", shape=(n,), real=True)
+    if np.any(weights < 0) or not weights.sum() > 0:
+        raise ValueError("w must be non-negative with a positive sum.")
+    # only ratios of weights matter: an exact power-of-two rescaling keeps the counts and
+    # their products representable for weights near the float64 limits
+    weights = np.ldexp(weights, -np.frexp(weights.max())[1])
+    return _cmi(x, y_codes, weights, K, sizes)
+
+
+def _cmi(codes: np.ndarray, y: np.ndarray, w: np.ndarray, n_classes: int,
+         n_values: list[int]) -> np.ndarray:
+    """:func:`conditional_mutual_information` on validated input."""
     d = codes.shape[1]
     total = float(w.sum())
     cmi = np.zeros((d, d))
@@ -261,7 +300,7 @@ class TANClassifier(_ODEBase):
         codes, y_codes, w = self._prepare(X, y, sample_weight)
         d, K = codes.shape[1], self.classes_.shape[0]
         root = check_int(self.root, "root", low=0, high=d - 1)
-        cmi = conditional_mutual_information(codes, y_codes, w, K, self.n_values_)
+        cmi = _cmi(codes, y_codes, w, K, self.n_values_)
         self.conditional_mutual_information_ = cmi
         parents = np.full(d, NO_PARENT)
         if d > 1:

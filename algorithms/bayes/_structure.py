@@ -16,18 +16,21 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.exceptions import ConvergenceWarning
 
 from algorithms._validation import check_array_argument, check_int
 from algorithms.bayes._network import (
     BayesianNetwork,
+    _family_counts,
+    check_cards,
     check_codes,
+    check_family_size,
     check_parents,
-    family_counts,
+    check_weights,
     family_log_likelihood,
     fit_cpts,
+    infer_cards,
     mdl_weight,
     network_score,
 )
@@ -79,10 +82,16 @@ def neighbours(parents: Sequence[Sequence[int]], max_parents: int | None = None)
     """Every structure one edge change away that is acyclic and within ``max_parents``.
 
     Yields ``(move, u, v, new_parents)`` where the change concerns the edge ``u -> v``.
+    The arguments are checked when this is called, before the first structure is yielded.
     """
-    pa = [tuple(p) for p in parents]
+    pa = list(check_parents(parents))
+    cap = len(pa) if max_parents is None else check_int(max_parents, "max_parents", low=0)
+    return _neighbours(pa, cap)
+
+
+def _neighbours(pa: list[tuple[int, ...]], cap: int):
+    """The generator of :func:`neighbours` on validated arguments."""
     d = len(pa)
-    cap = d if max_parents is None else max_parents
     for v in range(d):
         for u in range(d):
             if u == v:
@@ -135,19 +144,16 @@ def hill_climb(
     -------
     StructureSearchResult
     """
-    X_arr = check_array_argument(X, "X", ndim=2)
+    X_arr = check_array_argument(X, "X", ndim=2, real=True)
     d = X_arr.shape[1]
-    if cards is None:
-        cards = tuple(int(c) + 1 for c in np.max(X_arr, axis=0))
+    cards = infer_cards(X_arr) if cards is None else check_cards(cards, d)
     x = check_codes(X_arr, cards)
-    cards = tuple(int(c) for c in cards)
-    w = None if sample_weight is None else check_array_argument(
-        sample_weight, "sample_weight", shape=(x.shape[0],))
+    w = check_weights(sample_weight, x.shape[0])
     m = x.shape[0] if w is None else float(w.sum())
-    f = mdl_weight(score, m)
+    f = mdl_weight(score, m, name="score")
     cap = None if max_parents is None else check_int(max_parents, "max_parents", low=0)
     n_iter = check_int(max_iter, "max_iter", low=0)
-    current = check_parents(start if start is not None else [()] * d, d)
+    current = check_parents(start if start is not None else [()] * d, d, name="start")
     if cap is not None and any(len(p) > cap for p in current):
         raise ValueError(f"start has a variable with more than max_parents={cap} parents.")
 
@@ -156,7 +162,8 @@ def hill_climb(
     def family(i: int, pa: tuple[int, ...]) -> float:
         key = (i, tuple(sorted(pa)))
         if key not in cache:
-            counts = family_counts(x, cards, i, key[1], w)
+            check_family_size(cards, [*key[1], i], f"variable {i} given {key[1]}")
+            counts = _family_counts(x, cards, i, key[1], w)
             cache[key] = (f * (cards[i] - 1) * math.prod(cards[j] for j in key[1])
                           - family_log_likelihood(counts))
         return cache[key]
@@ -166,7 +173,7 @@ def hill_climb(
     result.score_history.append(network_score(current, x, cards, f, sample_weight=w))
     for _ in range(n_iter):
         best = None
-        for move, u, v, new in neighbours(current, cap):
+        for move, u, v, new in _neighbours(list(current), d if cap is None else cap):
             changed = {v, u} if move == "reverse" else {v}
             delta = sum(family(i, new[i]) - family(i, current[i]) for i in changed)
             if best is None or delta < best[0]:

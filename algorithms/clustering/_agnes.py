@@ -32,7 +32,14 @@ from numpy.typing import ArrayLike
 from scipy.spatial.distance import pdist, squareform
 from sklearn.base import BaseEstimator, ClusterMixin
 
-from algorithms._validation import check_choice, check_real, validate_features
+from algorithms._validation import (
+    check_array_argument,
+    check_choice,
+    check_int,
+    check_real,
+    validate_features,
+)
+from algorithms.clustering._distances import exact_scale
 from algorithms.clustering._kmeans import check_n_clusters
 
 __all__ = ["AGNES", "LINKAGES", "Agglomeration", "agglomerate"]
@@ -79,9 +86,21 @@ def _lance_williams(linkage: str, row_a: np.ndarray, row_b: np.ndarray, na: int,
 def agglomerate(M: np.ndarray, n_clusters: int, linkage: str) -> Agglomeration:
     """Run Fig 9.11 on the sample distance matrix ``M`` (m, m) until ``n_clusters`` remain.
 
-    ``M`` is overwritten: the diagonal and the columns of merged-away clusters become
-    ``inf`` (their rows are never read again).
+    ``M`` (symmetric, finite, non-negative) is overwritten: the diagonal and the columns
+    of merged-away clusters become ``inf`` (their rows are never read again).
     """
+    M = check_array_argument(M, "M", ndim=2, real=True)
+    m = M.shape[0]
+    if M.shape != (m, m) or not np.array_equal(M, M.T) or np.any(M < 0):
+        raise ValueError(f"M must be a symmetric non-negative (m, m) distance matrix, got "
+                         f"shape {M.shape}.")
+    n_clusters = check_int(n_clusters, "n_clusters", low=1, high=m)
+    linkage = check_choice(linkage, "linkage", LINKAGES)
+    return _agglomerate(M, n_clusters, linkage)
+
+
+def _agglomerate(M: np.ndarray, n_clusters: int, linkage: str) -> Agglomeration:
+    """:func:`agglomerate` on validated input."""
     m = M.shape[0]
     np.fill_diagonal(M, np.inf)
     size = [1] * m
@@ -189,7 +208,8 @@ class AGNES(ClusterMixin, BaseEstimator):
         k = check_n_clusters(self.n_clusters, X.shape[0])
         linkage = check_choice(self.linkage, "linkage", LINKAGES)
         p = check_real(self.p, "p", low=1.0, allow_inf=True)
-        run = agglomerate(sample_distances(X, p), k, linkage)
+        s = exact_scale(X)  # distances of X / s, times s: exact, and no power overflows
+        run = _agglomerate(sample_distances(X / s, p) * s, k, linkage)
         self.labels_ = run.labels
         self.children_ = run.merges
         self.distances_ = run.distances

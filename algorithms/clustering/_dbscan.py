@@ -28,7 +28,14 @@ from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 from sklearn.base import BaseEstimator, ClusterMixin
 
-from algorithms._validation import check_int, check_real, make_rng, validate_features
+from algorithms._validation import (
+    check_array_argument,
+    check_int,
+    check_real,
+    make_rng,
+    validate_features,
+)
+from algorithms.clustering._distances import exact_scale
 
 __all__ = ["DBSCAN", "NOISE", "neighbour_pairs"]
 
@@ -93,7 +100,8 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         p = check_real(self.p, "p", low=1.0, allow_inf=True)
         rng = make_rng(self.random_state)
         m = X.shape[0]
-        pairs = neighbour_pairs(X, eps, p)
+        s = exact_scale(X)  # distances of X / s against eps / s: exact, no overflow
+        pairs = _neighbour_pairs(X / s, eps / s, p)
         sizes = 1 + np.bincount(pairs.ravel(), minlength=m)
         core = sizes >= min_pts
         core_idx = np.flatnonzero(core)
@@ -118,6 +126,15 @@ def neighbour_pairs(X: np.ndarray, eps: float, p: float = 2.0) -> np.ndarray:
     (scikit-learn switches to brute force at the same dimension), with the pairs whose
     expanded distance lies within rounding of ``eps`` decided by the exact distance.
     """
+    X = check_array_argument(X, "X", ndim=2, real=True)
+    eps = check_real(eps, "eps", low=0.0, low_open=True)
+    p = check_real(p, "p", low=1.0, allow_inf=True)
+    s = exact_scale(X)  # distances of X / s against eps / s: exact, no overflow
+    return _neighbour_pairs(X / s, eps / s, p)
+
+
+def _neighbour_pairs(X: np.ndarray, eps: float, p: float) -> np.ndarray:
+    """:func:`neighbour_pairs` on validated input."""
     if p != 2.0 or X.shape[1] <= _TREE_MAX_DIM:
         return cKDTree(X).query_pairs(eps, p=p, output_type="ndarray").astype(np.intp)
     m = X.shape[0]

@@ -39,6 +39,26 @@ __all__ = [
 _WEIGHT_SUM_SLACK = 1e-9
 
 
+#: Data whose largest magnitude lies in [2^-EXACT_SCALE_RANGE, 2^EXACT_SCALE_RANGE] are
+#: used as given; outside, distances are computed on the data divided by a power of two
+#: (p-th powers of 2^200 stay far inside float64 for the usual p <= 4).
+EXACT_SCALE_RANGE = 200
+
+
+def exact_scale(X: np.ndarray) -> float:
+    """A power of two ``s`` such that ``X / s`` has its largest magnitude in [0.5, 1) when
+    ``max |X|`` lies outside ``[2^-200, 2^200]``, else 1.
+
+    Dividing by ``s`` and multiplying a distance back by ``s`` are exact (no rounding), so
+    distances of data near the float64 limits (x 1e300, x 1e-300) are computed without
+    overflow or underflow of their powers, and other data are untouched.
+    """
+    top = float(np.max(np.abs(X))) if X.size else 0.0
+    if top == 0.0 or 2.0**-EXACT_SCALE_RANGE <= top <= 2.0**EXACT_SCALE_RANGE:
+        return 1.0
+    return math.ldexp(1.0, math.frexp(top)[1])
+
+
 def _exponent(p: object) -> float:
     return check_real(p, "p", low=0.0, low_open=True, allow_inf=True)
 
@@ -87,14 +107,14 @@ def minkowski_distance(
     003 §7.3 (7.11)-(7.13).
     """
     p = _exponent(p)
-    xa = check_array_argument(x, "x", allow_empty=True)
-    za = check_array_argument(z, "z", allow_empty=True)
+    xa = check_array_argument(x, "x", allow_empty=True, real=True)
+    za = check_array_argument(z, "z", allow_empty=True, real=True)
     if xa.ndim == 0 or za.ndim == 0 or xa.shape[-1] != za.shape[-1]:
         raise ValueError(f"x and z must have the same number of attributes, got shapes "
                          f"{xa.shape} and {za.shape}.")
     w = None
     if weights is not None:
-        w = check_array_argument(weights, "weights", shape=(xa.shape[-1],))
+        w = check_array_argument(weights, "weights", shape=(xa.shape[-1],), real=True)
         if np.any(w < 0) or abs(float(w.sum()) - 1.0) > _WEIGHT_SUM_SLACK:
             raise ValueError("weights must be non-negative and sum to 1.")
     out = _lp(xa - za, p, w)
@@ -223,7 +243,7 @@ class MixedDistance:
         ``X`` is an (m, n) array (object dtype when the unordered attributes are not
         numbers).
         """
-        X = check_array_argument(X, "X", ndim=2, dtype=None)
+        X = check_array_argument(X, "X", ndim=2, dtype=None, real=True)
         self.n_ordered_ = check_int(self.n_ordered, "n_ordered", low=0, high=X.shape[1])
         self.p_ = _exponent(self.p)
         self.n_attributes_ = X.shape[1]

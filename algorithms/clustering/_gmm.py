@@ -34,12 +34,14 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClusterMixin
 
 from algorithms._validation import (
+    InvalidArgumentError,
     check_array_argument,
     check_bool,
     check_choice,
     check_fitted,
     check_int,
     check_real,
+    check_squares_representable,
     make_rng,
     validate_features,
 )
@@ -61,6 +63,9 @@ __all__ = [
 #: one-hot at ``k`` random samples (means at those samples). Given ``*_init`` arrays
 #: override the corresponding parameters.
 GMM_INITS = ("kmeans", "random", "random_from_data")
+
+#: Largest sample drawn by :func:`sample_mixture` in one call (160 MiB of 2-d points).
+MAX_SAMPLES = 10**7
 
 #: Weights given as ``weights_init`` must sum to 1 up to this rounding slack.
 _SIMPLEX_SLACK = 1e-8
@@ -136,20 +141,34 @@ def gaussian_log_density(X: ArrayLike, mean: ArrayLike, covariance: ArrayLike) -
     ----------
     003 §7.4.3 (7.17).
     """
-    X = check_array_argument(X, "X", ndim=2)
+    X = check_array_argument(X, "X", ndim=2, real=True)
     n = X.shape[1]
-    mu = check_array_argument(mean, "mean", shape=(n,))
-    cov = check_array_argument(covariance, "covariance", shape=(n, n))
+    mu = check_array_argument(mean, "mean", shape=(n,), real=True)
+    cov = check_array_argument(covariance, "covariance", shape=(n, n), real=True)
     chol = _cholesky(cov[None])
     if chol is None or not np.allclose(cov, cov.T):
         raise ValueError("covariance must be symmetric positive definite.")
-    return _log_densities(X, mu[None], chol)[:, 0]
+    with np.errstate(over="ignore"):
+        out = _log_densities(X, mu[None], chol)[:, 0]
+    if not np.all(np.isfinite(out)):
+        raise ValueError("X lies so far from mean in the metric of covariance that the log "
+                         "density is below the float64 range (the squared Mahalanobis "
+                         "distance overflows); rescale X, mean and covariance.")
+    return out
 
 
 def sample_mixture(params: MixtureParams, n_samples: int, rng: np.random.Generator
                    ) -> tuple[np.ndarray, np.ndarray]:
     """The two-step generative process of §7.4.3: draw a component ``z`` with probability
-    ``alpha_z``, then ``x ~ N(mu_z, Sigma_z)``. Returns ``(X, z)``."""
+    ``alpha_z``, then ``x ~ N(mu_z, Sigma_z)``. Returns ``(X, z)``.
+
+    ``n_samples`` is at most :data:`MAX_SAMPLES`; ``rng`` is anything
+    :func:`numpy.random.default_rng` accepts.
+    """
+    if not isinstance(params, MixtureParams):
+        raise InvalidArgumentError(f"params must be a MixtureParams, got {params!r}.")
+    n_samples = check_int(n_samples, "n_samples", low=0, high=MAX_SAMPLES)
+    rng = make_rng(rng, "rng")
     z = rng.choice(params.n_components, size=n_samples, p=params.weights)
     chol = np.linalg.cholesky(params.covariances)
     noise = rng.standard_normal((n_samples, params.means.shape[1]))
@@ -174,9 +193,9 @@ class GaussianMixtureEM:
     def __init__(self, n_components: int, *, reg_covar: float = 1e-6, init: str = "kmeans",
                  weights_init: ArrayLike | None = None, means_init: ArrayLike | None = None,
                  covariances_init: ArrayLike | None = None) -> None:
-        self.n_components = n_components
-        self.reg_covar = reg_covar
-        self.init = init
+        self.n_components = check_int(n_components, "n_components", low=1)
+        self.reg_covar = check_real(reg_covar, "reg_covar", low=0.0)
+        self.init = check_choice(init, "init", GMM_INITS)
         self.weights_init = weights_init
         self.means_init = means_init
         self.covariances_init = covariances_init
@@ -347,6 +366,8 @@ class GaussianMixtureClustering(ClusterMixin, BaseEstimator):
     def fit(self, X: ArrayLike, y: object = None) -> GaussianMixtureClustering:
         """Run EM on ``X`` (m, n) (``n_init`` runs); ``y`` is ignored."""
         X = validate_features(self, X, reset=True)
+        # covariances are squares of the spread: refused, named, where they overflow
+        check_squares_representable(X - X.mean(axis=0), "X")
         model = self._model(X.shape[0])
         max_iter, tol, n_init = check_em_settings(self.max_iter, self.tol, self.n_init)
         keep = check_bool(self.keep_history, "keep_history")

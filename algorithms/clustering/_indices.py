@@ -38,6 +38,7 @@ from scipy.spatial import cKDTree
 from scipy.spatial.distance import cdist
 
 from algorithms._validation import check_array_argument, check_choice, check_real
+from algorithms.clustering._distances import exact_scale
 
 __all__ = [
     "DBI_SCATTERS",
@@ -253,7 +254,7 @@ def cluster_geometry(X: ArrayLike, labels: ArrayLike, *, p: float = 2.0) -> Clus
     ----------
     003 §7.2 (7.5)-(7.8).
     """
-    X = check_array_argument(X, "X", ndim=2)
+    X = check_array_argument(X, "X", ndim=2, real=True)
     lam = _labels(labels, "labels")
     if lam.shape[0] != X.shape[0]:
         raise ValueError(f"labels must have one entry per row of X, got {lam.shape[0]} for "
@@ -262,7 +263,8 @@ def cluster_geometry(X: ArrayLike, labels: ArrayLike, *, p: float = 2.0) -> Clus
     uniq, codes = np.unique(lam, return_inverse=True)
     codes = codes.reshape(-1)
     k = uniq.shape[0]
-    members = [X[codes == i] for i in range(k)]
+    s = exact_scale(X)  # distances of X / s, times s: exact, and no power overflows
+    members = [X[codes == i] / s for i in range(k)]
     sizes = np.array([P.shape[0] for P in members])
     centres = np.array([P.mean(axis=0) for P in members])
     avg, diam, to_centre = np.zeros(k), np.zeros(k), np.zeros(k)
@@ -280,8 +282,9 @@ def cluster_geometry(X: ArrayLike, labels: ArrayLike, *, p: float = 2.0) -> Clus
             dist, _ = trees[large].query(members[small], k=1, p=p)
             d_min[i, j] = d_min[j, i] = float(np.min(dist))
     d_cen = cdist(centres, centres, "minkowski", p=p) if k > 0 else np.zeros((0, 0))
-    return ClusterGeometry(labels=uniq, sizes=sizes, centres=centres, avg=avg, diam=diam,
-                           scatter_to_centre=to_centre, d_min=d_min, d_cen=d_cen)
+    return ClusterGeometry(labels=uniq, sizes=sizes, centres=centres * s, avg=avg * s,
+                           diam=diam * s, scatter_to_centre=to_centre * s, d_min=d_min * s,
+                           d_cen=d_cen * s)
 
 
 def _ratio(num: np.ndarray, den: np.ndarray, what: str) -> np.ndarray:

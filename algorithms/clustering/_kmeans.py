@@ -34,9 +34,11 @@ from algorithms._validation import (
     check_choice,
     check_int,
     check_real,
+    check_squares_representable,
     make_rng,
     validate_features,
 )
+from algorithms.clustering._distances import exact_scale
 from algorithms.clustering._threads import one_blas_thread
 
 __all__ = ["EMPTY_CLUSTER_RULES", "KMEANS_INITS", "KMeans", "kmeans_plusplus"]
@@ -100,7 +102,20 @@ def nearest_of_columns(D: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def kmeans_plusplus(X: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
     """k-means++ seeding: the first mean a uniform sample, each next one a sample drawn
     with probability proportional to its squared distance to the nearest chosen mean
-    (uniformly when every sample coincides with a chosen mean)."""
+    (uniformly when every sample coincides with a chosen mean).
+
+    ``X`` is a finite (m, n) array, ``1 <= k <= m``, ``rng`` anything
+    :func:`numpy.random.default_rng` accepts. Returns the ``k`` chosen samples (k, n).
+    """
+    X = check_array_argument(X, "X", ndim=2, real=True)
+    k = check_int(k, "k", low=1, high=X.shape[0])
+    rng = make_rng(rng, "rng")
+    s = exact_scale(X)  # squared distances of X / s: exact ratios, no overflow
+    return _kmeans_plusplus(X / s, k, rng) * s
+
+
+def _kmeans_plusplus(X: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
+    """:func:`kmeans_plusplus` on validated input."""
     m = X.shape[0]
     idx = [int(rng.integers(m))]
     nearest = np.sum((X - X[idx[0]]) ** 2, axis=1)
@@ -366,13 +381,16 @@ class KMeans(ClusterMixin, BaseEstimator):
         if isinstance(self.init, str):
             init = check_choice(self.init, "init", KMEANS_INITS)
             if init == "k-means++":
-                return kmeans_plusplus(X, k, rng)
+                s = exact_scale(X)
+                return _kmeans_plusplus(X / s, k, rng) * s
             return X[rng.choice(X.shape[0], size=k, replace=False)].copy()
-        return check_array_argument(self.init, "init", shape=(k, X.shape[1])).copy()
+        return check_array_argument(self.init, "init", shape=(k, X.shape[1]), real=True).copy()
 
     def fit(self, X: ArrayLike, y: object = None) -> KMeans:
         """Run Algorithm 1 on ``X`` (m, n); ``y`` is ignored."""
         X = validate_features(self, X, reset=True)
+        # the objective (7.16) sums squared distances: refused, named, where it overflows
+        check_squares_representable(X - X.mean(axis=0), "X")
         k = check_n_clusters(self.n_clusters, X.shape[0])
         max_iter = check_int(self.max_iter, "max_iter", low=1)
         tol = check_real(self.tol, "tol", low=0.0)

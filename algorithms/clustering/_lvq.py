@@ -34,6 +34,11 @@ from algorithms.clustering._kmeans import nearest_centre
 __all__ = ["LVQ"]
 
 
+#: Largest number of single-sample steps: the loop keeps a few arrays of this length
+#: (about 0.4 GiB at the cap) and runs a minute or so; more is refused.
+MAX_ITER = 10**7
+
+
 class LVQ(ClassifierMixin, BaseEstimator):
     """Learning vector quantisation (003 §7.4.2, Fig 9.4).
 
@@ -106,7 +111,7 @@ class LVQ(ClassifierMixin, BaseEstimator):
         X, codes = validate_classification(self, X, y)
         eta = check_real(self.learning_rate, "learning_rate", low=0.0, high=1.0,
                          low_open=True, high_open=True)
-        max_iter = check_int(self.max_iter, "max_iter", low=1)
+        max_iter = check_int(self.max_iter, "max_iter", low=1, high=MAX_ITER)
         tol = None if self.tol is None else check_real(self.tol, "tol", low=0.0)
         keep = check_bool(self.keep_history, "keep_history")
         rng = make_rng(self.random_state)

@@ -14,7 +14,7 @@ import numpy as np
 import sympy as sp
 
 from algorithms.clustering import GaussianMixtureEM, MixtureParams
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import LINEAR_ALGEBRA, assert_close
 from mltheory.symbolic import Derivation
 
@@ -123,6 +123,7 @@ def _cross_check(g1, n1) -> None:
     method=Method.SYMBOLIC,
     tags=("clustering", "gmm", "symbolic", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="gmm.stationarity_derivation",
     explanation="Wrong index: (7.26) already sums over the samples; multiplying by alpha_i "
     "and summing over the m samples only scales it by m and gives lambda = -(1/alpha_i) "

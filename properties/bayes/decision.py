@@ -14,7 +14,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from algorithms.bayes import NaiveBayesClassifier
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from properties.bayes.strategies import (
     DecisionProblem,
     decision_problems,
@@ -116,6 +116,7 @@ def prior_5_1(table):
     method=Method.ENUMERATION,
     tags=("bayes", "decision", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="bayes.prior_5_1",
     explanation="Wrong symbol: the notes call P(x | c) the prior; P(x | c) is the "
     "class-conditional likelihood, a distribution over x, and the prior is P(c). With "

@@ -30,7 +30,7 @@ from algorithms.bayes import (
     run_em,
 )
 from algorithms.bayes._base import encode_categories
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.strategies import rngs
 from properties.bayes.networks import sample_from_joint
 from properties.bayes.strategies import (
@@ -232,14 +232,18 @@ def q_function_5_14_5_15(rng, n, d, K, data):
 @claim(
     id="em.hard_assignment_as_written",
     source="003 §5.7",
-    statement="(As first described) EM alternates inferring the best (most probable) "
-    "values of the hidden Z from Theta and maximum-likelihood estimation of Theta from Z; "
-    "like EM, this never lowers the observed-data log-likelihood.",
+    statement="(The first description of EM, read as the algorithm) EM alternates "
+    "inferring the best (most probable) values of the hidden Z from Theta and "
+    "maximum-likelihood estimation of Theta from Z; being EM, this never lowers the "
+    "observed-data log-likelihood.",
     method=Method.PROPERTY,
     tags=("bayes", "em", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SHORTHAND,
     corrected_by="em.monotone_mixture",
-    explanation="Pseudo-code that does not do what its name says: plugging in the most "
+    explanation="Shorthand: the note gives this as EM's basic idea and then defines the "
+    "E-step properly with P(Z | X, Theta^t) ((5.14)-(5.15)); read literally as the "
+    "algorithm it is not EM. Plugging in the most "
     "probable Z is hard (classification) EM, which increases the complete-data likelihood "
     "max_Z P(X, Z | Theta), not the observed LL = log sum_Z P(X, Z | Theta); the observed "
     "LL can drop. Two points (0, 1), (1, 0), weights (0.9, 0.1), P(x_1 | z) = (1/2, 1/2) / "

@@ -28,7 +28,7 @@ from algorithms.bayes import (
     gaussian_log_likelihood,
     gaussian_mle,
 )
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import Tolerance
 from mltheory.strategies import rngs
 from properties.bayes.strategies import rational_distributions
@@ -269,9 +269,13 @@ def variance_bias(law):
     method=Method.ENUMERATION,
     tags=("bayes", "mle", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SHORTHAND,
     corrected_by="mle.variance_bias",
-    explanation="Overclaim: the notes' summary treats the ML estimate as the true "
-    "parameter; it is a random estimate, and for the variance it is biased: two fair "
+    explanation="Shorthand: the note's summary of the idea of MLE says the maximising "
+    "parameter is taken as the estimated true value; the intended meaning (use it as the "
+    "estimate) is clear, but read literally (the estimate is the true value, so at least "
+    "on average) it is false: the ML estimate is random, and for the variance biased: "
+    "two fair "
     "draws from {0, 1} give E[(1/m) sum (x_i - x_bar)^2] = 1/8, but sigma^2 = 1/4.",
 )
 @given(law=discrete_laws())

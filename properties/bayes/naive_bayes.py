@@ -19,7 +19,7 @@ from scipy import stats
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
 
 from algorithms.bayes import NaiveBayesClassifier
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, Tolerance
 from mltheory.strategies import rngs
 from properties.bayes.strategies import NaiveBayesModel, naive_bayes_models
@@ -281,6 +281,7 @@ def two_gaussian_classes(draw, equal_variance: bool):
     method=Method.PROPERTY,
     tags=("bayes", "naive-bayes", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.OVERCLAIM,
     corrected_by="nb.linear_log_odds",
     explanation="Overclaim: with Gaussian attributes whose per-class variances differ, "
     "naive Bayes' log-odds is quadratic in x (a quadratic decision boundary); it is "

@@ -26,7 +26,7 @@ from algorithms.bayes import (
     hill_climb,
     network_score,
 )
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, Tolerance
 from mltheory.stats import DEFAULT_CONFIDENCE, clopper_pearson
 from mltheory.strategies import rngs
@@ -160,6 +160,7 @@ _XOR = (
     method=Method.ENUMERATION,
     tags=("bayes", "network", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SHORTHAND,
     corrected_by="bn.joint_5_9",
     explanation="Wrong statement: a CPT conditions a variable on its whole parent set, "
     "not on one attribute at a time. x_2 = x_0 XOR x_1 (fair coins) and x_2 an "
@@ -585,6 +586,7 @@ _COPY = NetworkModel(((), (0,)), (2, 2), (
     method=Method.SIMULATION,
     tags=("bayes", "network", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.MISSING_CONDITION,
     corrected_by="bn.gibbs_inference",
     explanation="Missing condition: the chain must be able to reach every state of "
     "positive posterior probability (e.g. all CPTs positive). With x_1 a copy of x_0 "

@@ -13,7 +13,7 @@ from scipy.cluster import hierarchy
 from scipy.spatial.distance import pdist
 
 from algorithms.clustering import AGNES
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import LINEAR_ALGEBRA, assert_close
 from properties.clustering.strategies import point_sets
 from properties.clustering.support import cluster_distance, notes_agnes_literal, same_partition
@@ -128,6 +128,7 @@ def check_agnes_merges(est, X, linkage, k) -> None:
     method=Method.PROPERTY,
     tags=("clustering", "agnes", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.CODE,
     corrected_by="agnes.pseudocode_ordered",
     explanation="Missing condition i* < j*: when i* > j*, lines 14-15 renumber the merged "
     "cluster to i* - 1, but lines 18-21 refresh row i*, which now belongs to the next "

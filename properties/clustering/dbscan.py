@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sklearn import cluster as skc
 
 from algorithms.clustering import DBSCAN
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from properties.clustering.strategies import point_sets
 from properties.clustering.support import (
     density_relations,
@@ -98,6 +98,7 @@ def _maximality_violations(est: DBSCAN, rel) -> list[tuple[int, int]]:
     method=Method.PROPERTY,
     tags=("clustering", "dbscan", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.OVERCLAIM,
     corrected_by="dbscan.cluster_axioms",
     explanation="Inconsistency between the definition and the algorithm: a border sample "
     "density-reachable from the cores of two clusters belongs, by maximality, to both; "

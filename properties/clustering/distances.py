@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from scipy.spatial import distance as spd
 
 from algorithms.clustering import MixedDistance, minkowski_distance, value_profiles
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, LINEAR_ALGEBRA, assert_close, assert_leq
 from properties.clustering.strategies import Triple, categorical_samples, triples
 from properties.clustering.support import check_metric_axioms
@@ -44,6 +44,7 @@ def _check_minkowski(t: Triple, p: float, weights=None) -> None:
     method=Method.PROPERTY,
     tags=("clustering", "distances", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.MISSING_CONDITION,
     corrected_by="dist.minkowski_metric_7_11",
     explanation="Missing condition p >= 1: for 0 < p < 1 the triangle inequality fails, "
     "e.g. p = 1/2, x = (0, 0), y = (1, 0), z = (1, 1): dist(x, z) = 4 > dist(x, y) + "
@@ -109,6 +110,7 @@ def special_cases_7_12_7_13(t, p):
     method=Method.PROPERTY,
     tags=("clustering", "distances", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="dist.special_cases_7_12_7_13",
     explanation="Wrong statement: the exponent p is confused with the dimension n. p = 2 "
     "gives the Euclidean distance in every dimension, and for two-dimensional vectors "
@@ -156,6 +158,7 @@ def _value_triples(values, picks):
     method=Method.PROPERTY,
     tags=("clustering", "distances", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.OVERCLAIM,
     corrected_by="dist.vdm_7_14",
     explanation="Overclaim: VDM_p = ||P_a - P_b||_p^p (P_a the cluster profile of value "
     "a) has no 1/p root, so for p > 1 the triangle inequality fails (p = 2, profiles "
@@ -244,6 +247,7 @@ def minkovdm_7_15(sample, p, n_c, seed):
     method=Method.PROPERTY,
     tags=("clustering", "distances", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.OVERCLAIM,
     corrected_by="dist.minkovdm_7_15",
     explanation="Overclaim: through VDM, two samples that differ only in unordered values "
     "with the same cluster profile are at MinkovDM 0 (identity of indiscernibles fails); "

@@ -29,7 +29,7 @@ from algorithms.clustering import (
     gaussian_log_density,
     sample_mixture,
 )
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import LINEAR_ALGEBRA, Tolerance, assert_close, assert_leq
 from mltheory.stats import check_probability_at_least, check_probability_at_most
 from properties.clustering.strategies import START_KINDS, GMMProblem, gmm_problems, mixtures
@@ -148,6 +148,7 @@ def _integral_1d(weights: np.ndarray, mix: MixtureParams) -> float:
     method=Method.PROPERTY,
     tags=("clustering", "gmm", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.MISSING_CONDITION,
     corrected_by="gmm.mixture_7_18",
     explanation="Missing condition sum_i alpha_i = 1: p_M integrates to sum_i alpha_i, "
     "e.g. alpha = (1, 1) gives 2 (the constraint appears only later, in (7.25)).",
@@ -222,6 +223,7 @@ def _scipy_joint(X: np.ndarray, mix: MixtureParams, cov_index=None) -> np.ndarra
     method=Method.PROPERTY,
     tags=("clustering", "gmm", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
     corrected_by="gmm.posterior_7_19",
     explanation="Wrong index: the denominator must use Sigma_l (the l-th component's "
     "covariance); with Sigma_i each component is normalised by a different sum and the "
@@ -301,6 +303,7 @@ def labels_7_20(problem):
     method=Method.PROPERTY,
     tags=("clustering", "gmm", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.MISSING_CONDITION,
     corrected_by="gmm.regularised_ll_bound",
     explanation="Missing condition: LL is unbounded above. A component centred on one "
     "sample with covariance s I contributes >= ln(alpha (2 pi s)^(-n/2)) -> inf as s -> 0 "
@@ -323,6 +326,10 @@ def mle_exists_as_written(problem, bound):
     assert ll <= bound, f"LL = {ll!r} > M = {bound!r} at covariance {s:g} I on sample 0"
 
 
+#: exp() of more than this overflows float64: a headroom beyond e^700 is shown as e^700.
+_LARGEST_EXPONENT = 700.0
+
+
 @claim(
     id="gmm.regularised_ll_bound",
     source="003 §7.4.3 (7.21); 003 §7.4.3 Fig 9.6",
@@ -340,14 +347,22 @@ def regularised_ll_bound(problem, eps):
     check_ll_ceiling(problem, eps)
 
 
-def check_ll_ceiling(problem: GMMProblem, eps: float, factor: float = 0.5) -> None:
-    """Every iterate after the first M-step has LL <= -factor m n ln(2 pi eps)."""
+def check_ll_ceiling(problem: GMMProblem, eps: float, factor: float = 0.5,
+                     two_pi: float = 2 * math.pi) -> None:
+    """Every iterate after the first M-step has LL <= -factor m n ln(two_pi eps).
+
+    The headroom is that of the density ceiling behind the bound: by how much
+    ``(2 pi eps)^(-n/2)`` could be divided and still bound the geometric mean density
+    ``exp(LL / m)`` of every iterate, ``exp((ceiling - LL) / m)`` (1 when attained).
+    """
     est = fit_from(problem, reg_covar=eps, max_iter=15)
     m, n = problem.X.shape
-    ceiling = -factor * m * n * math.log(2 * math.pi * eps)
+    ceiling = -factor * m * n * math.log(two_pi * eps)
     for ll in est.em_result_.best_run.log_likelihood_history[1:]:
         excess = ll - ceiling
         evidence.worst("LL - ceiling (0 when attained)", excess)
+        evidence.headroom("per-sample density ceiling (2 pi eps)^(-n/2)",
+                          math.exp(min(-excess / m, _LARGEST_EXPONENT)))
         assert excess <= EM_ROUNDING.atol + EM_ROUNDING.rtol * abs(ceiling), (ll, ceiling)
 
 

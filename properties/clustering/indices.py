@@ -28,7 +28,7 @@ from algorithms.clustering import (
     external_indices,
     pair_counts,
 )
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import (
     EXACT_ARITHMETIC,
     LINEAR_ALGEBRA,
@@ -97,6 +97,7 @@ def printed_indices(lam, ref) -> tuple[float, float, float]:
     method=Method.ENUMERATION,
     tags=("clustering", "indices", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.MISSING_CONDITION,
     corrected_by="clu.external_range_7_2_7_4",
     explanation="Missing condition: the three ratios are undefined (0/0) when a+b+c = 0 "
     "(both partitions put every sample alone: JC), a+b = 0 or a+c = 0 (one of them does: "
@@ -207,6 +208,7 @@ def check_geometry(X, labels, p, geometry=cluster_geometry) -> None:
     method=Method.PROPERTY,
     tags=("clustering", "indices", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.MISSING_CONDITION,
     corrected_by="clu.internal_defs_7_5_7_8",
     explanation="Missing condition |C| >= 2: for a one-sample cluster (7.5) is "
     "2/(1*0) times an empty sum and (7.6) a maximum over no pair, so (7.9) and (7.10) are "
@@ -231,6 +233,7 @@ def avg_singleton_as_written(case):
     method=Method.PROPERTY,
     tags=("clustering", "indices", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.TERM,
     corrected_by="clu.dbi_7_9",
     explanation="Missing term: the summand x_i is lost, leaving (1/|C|) sum_{i=1}^{|C|} "
     "of nothing; d_cen (7.8) and DBI (7.9) need mu = (1/|C|) sum_{x in C} x.",

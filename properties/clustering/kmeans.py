@@ -12,7 +12,7 @@ from sklearn import cluster as skc
 from sklearn import datasets
 
 from algorithms.clustering import KMeans
-from mltheory import Expect, Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, Tolerance, assert_close
 from properties.clustering.strategies import clusterings, point_sets
 from properties.clustering.support import (
@@ -91,6 +91,7 @@ def check_mean_identity(X, labels, seed, weight=np.bincount) -> None:
     method=Method.PROPERTY,
     tags=("clustering", "kmeans", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.CODE,
     corrected_by="kmeans.monotone_termination",
     explanation="Code bug in the pseudo-code: line 8 must be C_{lambda_j} = C_{lambda_j} "
     "∪ {x_j}; as printed no sample ever enters a cluster, every C_i stays empty and line "
@@ -113,6 +114,7 @@ def line8_as_written(X, k, seed):
     method=Method.PROPERTY,
     tags=("clustering", "kmeans", "erratum"),
     expect=Expect.REFUTED,
+    kind=ErratumKind.CODE,
     corrected_by="kmeans.monotone_termination",
     explanation="Missing condition: two initial means on equal samples (D may repeat a "
     "point), or a mean left without nearest samples, leave a cluster empty, and line 11 "

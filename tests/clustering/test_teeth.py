@@ -313,10 +313,16 @@ def test_regularised_em_can_lower_the_likelihood_so_the_deficit_is_needed():
     assert_refutes(check)
 
 
-def test_ll_ceiling_check_refutes_a_halved_exponent():
+@pytest.mark.parametrize(("factor", "two_pi"), [
+    (0.25, 2 * np.pi),  # the exponent n/2 of the density ceiling halved
+    (0.5 * 0.99, 2 * np.pi),  # tightened by 1 %
+    (0.5, 4 * np.pi),  # the constant 2 pi doubled (ln(2 pi eps) is the tighter side)
+    (0.5, 2 * np.pi * 1.01),  # the constant 2 pi raised by 1 %
+], ids=["exponent-halved", "exponent-1pc", "2pi-doubled", "2pi-1pc"])
+def test_ll_ceiling_check_refutes_every_tightened_constant(factor, two_pi):
     problem = GMMProblem(X=np.ones((6, 2)), start=MixtureParams(
         np.array([1.0]), np.array([[0.5, 0.5]]), np.eye(2)[None]), kind="all equal")
-    assert_refutes(lambda: check_ll_ceiling(problem, 1e-3, factor=0.25))
+    assert_refutes(lambda: check_ll_ceiling(problem, 1e-3, factor=factor, two_pi=two_pi))
     assert_holds(lambda: check_ll_ceiling(problem, 1e-3))
 
 
