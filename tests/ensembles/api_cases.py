@@ -8,26 +8,16 @@ from sklearn.linear_model import LinearRegression, LogisticRegression
 from algorithms.ensembles import ContingencyTable, one_hot_votes
 from algorithms.trees import DecisionTreeClassifier, DecisionTreeRegressor
 from tests.api_fuzz import Case
+from tests.trees.api_cases import classification as _classification
+from tests.trees.api_cases import regression as _regression
 
-#: Sizes of the valid calls: small enough for a fast fuzz, large enough for every
-#: class to reach every bootstrap sample and fold.
-N_SAMPLES, N_FEATURES, N_LEARNERS, N_POINTS, N_CLASSES = 40, 3, 4, 7, 3
+#: Sizes of the valid calls (the training sets are the trees family's: 40 x 3).
+N_LEARNERS, N_POINTS, N_CLASSES = 4, 7, 3
 
 #: Tree leaves carry NaN thresholds/scores by design (see ``algorithms.trees.Tree``);
 #: ``predict_log_proba`` is ``-inf`` for a class no learner predicts (log 0).
 SENTINELS = frozenset({"threshold", "split_score", "impurity_decrease", "threshold_",
                        "predict_log_proba"})
-
-
-def _classification(rng: np.random.Generator) -> tuple[tuple, dict]:
-    X = rng.normal(size=(N_SAMPLES, N_FEATURES))
-    y = (X[:, 0] + 0.5 * rng.normal(size=N_SAMPLES) > 0).astype(np.int64)
-    return (X, y), {}
-
-
-def _regression(rng: np.random.Generator) -> tuple[tuple, dict]:
-    X = rng.normal(size=(N_SAMPLES, N_FEATURES))
-    return (X, X[:, 0] + 0.5 * rng.normal(size=N_SAMPLES)), {}
 
 
 def _votes(rng: np.random.Generator) -> np.ndarray:

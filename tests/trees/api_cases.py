@@ -17,13 +17,15 @@ LEAF_SENTINELS = frozenset({"threshold", "split_score", "impurity_decrease", "th
                             "predict_log_proba"})
 
 
-def _classification(rng: np.random.Generator) -> tuple[tuple, dict]:
+def classification(rng: np.random.Generator) -> tuple[tuple, dict]:
+    """A valid ``fit(X, y)`` call of a binary classifier (shared with the ensembles)."""
     X = rng.normal(size=(N_SAMPLES, N_FEATURES))
     y = (X[:, 0] + 0.5 * rng.normal(size=N_SAMPLES) > 0).astype(np.int64)
     return (X, y), {}
 
 
-def _regression(rng: np.random.Generator) -> tuple[tuple, dict]:
+def regression(rng: np.random.Generator) -> tuple[tuple, dict]:
+    """A valid ``fit(X, y)`` call of a regressor (shared with the ensembles)."""
     X = rng.normal(size=(N_SAMPLES, N_FEATURES))
     return (X, X[:, 0] + 0.5 * rng.normal(size=N_SAMPLES)), {}
 
@@ -37,13 +39,13 @@ def _table(rng: np.random.Generator) -> tuple[tuple, dict]:
 
 
 def _fitted_tree(rng: np.random.Generator) -> DecisionTreeClassifier:
-    (X, y), _ = _classification(rng)
+    (X, y), _ = classification(rng)
     return DecisionTreeClassifier().fit(X, y)
 
 
 def _prune_call(rng: np.random.Generator) -> tuple[tuple, dict]:
     est = _fitted_tree(rng)
-    (X, y), _ = _classification(rng)
+    (X, y), _ = classification(rng)
     return (est.tree_, X, y), {}
 
 
@@ -53,14 +55,14 @@ _BATCH = frozenset({"counts-extra-axis"})
 _TABLE_BATCH = frozenset({"table-extra-axis"})
 
 CASES: dict[str, Case] = {
-    "DecisionTreeClassifier": Case(call=_classification, nan_ok=LEAF_SENTINELS,
+    "DecisionTreeClassifier": Case(call=classification, nan_ok=LEAF_SENTINELS,
                                    invalid={"validation_fraction": [0.0, 1.0, -0.5]}),
-    "DecisionTreeRegressor": Case(call=_regression, nan_ok=LEAF_SENTINELS),
-    "GradientBoostingClassifier": Case(call=_classification, init=lambda: {"n_estimators": 5},
+    "DecisionTreeRegressor": Case(call=regression, nan_ok=LEAF_SENTINELS),
+    "GradientBoostingClassifier": Case(call=classification, init=lambda: {"n_estimators": 5},
                                        nan_ok=LEAF_SENTINELS),
-    "GradientBoostingRegressor": Case(call=_regression, init=lambda: {"n_estimators": 5},
+    "GradientBoostingRegressor": Case(call=regression, init=lambda: {"n_estimators": 5},
                                       nan_ok=LEAF_SENTINELS),
-    "ObliqueDecisionTreeClassifier": Case(call=_classification, nan_ok=LEAF_SENTINELS),
+    "ObliqueDecisionTreeClassifier": Case(call=classification, nan_ok=LEAF_SENTINELS),
     "Tree": Case(skip="the fitted-structure dataclass (built by the growers, not by users)"),
     "entropy": Case(call=_counts, accept=_BATCH),
     "gini": Case(call=_counts, accept=_BATCH),
