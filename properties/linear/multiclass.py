@@ -247,6 +247,9 @@ def check_ecoc_correction(
         tight += int(dist[a] >= dist[b])
         evidence.add_examples(1)
     evidence.record("codes where t + 1 errors break decoding", f"{tight}/{len(codes)}")
+    if tight:  # one more error than the radius breaks decoding: the radius is attained
+        evidence.headroom("correctable errors floor((d - 1)/2)", 1.0,
+                          description="t + 1 flips towards a nearest codeword tie or lose")
     evidence.record("largest t enumerated", largest_t)
     evidence.note("exhaustive codes M = 3..5 and random binary codes M = 3..8, L = 5..16; every "
                   "pattern of at most t = floor((d-1)/2) flips of every codeword enumerated")
@@ -259,7 +262,7 @@ def check_ecoc_correction(
     "d, nearest-codeword decoding recovers the class whenever at most floor((d - 1)/2) binary "
     "classifiers err (larger code distance, more error correction).",
     method=Method.ENUMERATION,
-    tags=("multiclass", "linear", "ecoc"),
+    tags=("multiclass", "linear", "ecoc", "bound"),
 )
 def ecoc_corrects_up_to_half_the_code_distance(rng, scale):
     check_ecoc_correction(rng, scale)
