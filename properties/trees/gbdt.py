@@ -168,7 +168,8 @@ LOGISTIC_SAFE_STEP = 8.0
     source="003 §2.8",
     statement="With the logistic loss each tree fits the negative gradient y - sigma(F_{m-1}) "
     "(leaf values: mean gradient) and the training deviance never increases for shrinkage "
-    "0 < nu <= 8 (the curvature p(1 - p) <= 1/4 bounds the second-order term).",
+    "0 < nu <= 8 (the curvature p(1 - p) <= 1/4 bounds the second-order term); the fitted "
+    "model classifies by sigma(F_M).",
     method=Method.PROPERTY,
     tags=("trees", "gbdt", "bound"),
 )
@@ -187,3 +188,20 @@ def gbdt_logistic_descent(problem, nu, rounds):
     assert_close(model.train_loss_, deviance, BOOSTING_ROUNDING, label="recorded deviance")
     evidence.record("rounds", rounds)
     check_monotone_losses(model.train_loss_)
+    check_classifier_outputs(model, X, F)
+
+
+def check_classifier_outputs(model, X: np.ndarray, F: np.ndarray) -> None:
+    """The fitted model's outputs are those of F_M = F[-1] (two classes): the decision
+    function is F_M, the probabilities (1 - sigma(F_M), sigma(F_M)) (also after each round,
+    from F_m), the prediction the more probable class."""
+    assert_close(model.decision_function(X), F[-1], BOOSTING_ROUNDING, label="|F_M - recorded|")
+    p = expit(F)
+    proba = model.predict_proba(X)
+    assert_close(proba, np.column_stack([1.0 - p[-1], p[-1]]), BOOSTING_ROUNDING,
+                 label="|predict_proba - sigma(F_M)|")
+    for m, staged in enumerate(model.staged_predict_proba(X)):
+        assert_close(staged[:, 1], p[m + 1], BOOSTING_ROUNDING, label="|staged - sigma(F_m)|")
+    expected = model.classes_[(p[-1] > 0.5).astype(int)]
+    decided = np.abs(p[-1] - 0.5) > 1e-12  # ties go to the first class
+    assert np.array_equal(model.predict(X)[decided], expected[decided]), "predict != argmax"
