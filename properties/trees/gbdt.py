@@ -12,8 +12,13 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from scipy.special import expit
+from sklearn.tree import DecisionTreeRegressor as SkTreeRegressor
 
-from algorithms.trees import GradientBoostingClassifier, GradientBoostingRegressor
+from algorithms.trees import (
+    DecisionTreeRegressor,
+    GradientBoostingClassifier,
+    GradientBoostingRegressor,
+)
 from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import Tolerance, assert_close, assert_leq
 
@@ -205,3 +210,43 @@ def check_classifier_outputs(model, X: np.ndarray, F: np.ndarray) -> None:
     expected = model.classes_[(p[-1] > 0.5).astype(int)]
     decided = np.abs(p[-1] - 0.5) > 1e-12  # ties go to the first class
     assert np.array_equal(model.predict(X)[decided], expected[decided]), "predict != argmax"
+
+
+#: Predictions of two least-squares trees with the same splits: weighted leaf means
+#: summed in different orders.
+LEAF_MEANS = Tolerance(rtol=1e-9, atol=1e-12,
+                       reason="weighted means of up to 80 targets summed in another order")
+
+
+@claim(
+    id="tree.regression_sklearn_reference",
+    source="003 §2.8",
+    statement="The least-squares regression tree (GBDT's base learner: splits maximise the "
+    "decrease of the weighted squared error, leaves predict weighted means) equals "
+    "scikit-learn's DecisionTreeRegressor on continuous data: the same partition of the "
+    "training set (hence predictions) at depths 1-3 and the same root test on fresh points, "
+    "also when grown by the general grower (missing-value mode, a two-valued attribute "
+    "declared discrete).",
+    method=Method.REFERENCE,
+    tags=("trees", "gbdt", "reference"),
+)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(10, 80), d=st.integers(1, 4),
+       depth=st.integers(1, 3))
+def regression_sklearn_reference(seed, n, d, depth):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    X[:, 0] = rng.integers(0, 2, size=n)  # a two-valued attribute: one binary test either way
+    y = X @ rng.normal(size=d) + rng.normal(size=n)
+    w = rng.uniform(0.5, 2.0, size=n)
+    Xt = rng.normal(size=(200, d))
+    Xt[:, 0] = rng.integers(0, 2, size=200)
+    ref = SkTreeRegressor(max_depth=depth, random_state=0).fit(X, y, sample_weight=w)
+    for kwargs in ({}, {"missing": "weighted"}, {"categorical_features": [0]}):
+        ours = DecisionTreeRegressor(max_depth=depth, **kwargs).fit(X, y, sample_weight=w)
+        # the same partition of the training set at every depth (a node of a few samples
+        # may be split equally well on several attributes: only the partition is unique)
+        assert_close(ours.predict(X), ref.predict(X), LEAF_MEANS,
+                     label="|training prediction - sklearn|", context=f"{kwargs}: ")
+        if depth == 1:  # the root test itself: fresh points are routed alike
+            assert_close(ours.predict(Xt), ref.predict(Xt), LEAF_MEANS,
+                         label="|prediction - sklearn|", context=f"{kwargs}: ")
