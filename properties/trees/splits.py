@@ -23,6 +23,8 @@ from properties.trees.support import (
     check_root_choice,
     fit_tree,
     ref_decrease,
+    ref_entropy,
+    ref_gini,
     ref_partition_table,
 )
 
@@ -425,3 +427,43 @@ def gain_ratio_reduces_bias(rng, scale):
                                label="P(gain ratio picks fewer values | disagreement)")
     evidence.record("share choosing 2V values: gain, gain ratio",
                     (float(gain_many.mean()), float(ratio_many.mean())))
+
+
+def check_node_statistics(model, criterion: str) -> None:
+    """Every node's recorded impurity is the criterion of its recorded class counts
+    (independent reference), and every internal node's recorded impurity decrease and
+    split score equal its impurity minus the weighted impurities of its children
+    (no missing values: rho = 1 and the children's weights add up to the node's)."""
+    tree = model.tree_
+    ref = ref_entropy if criterion == "entropy" else (lambda c: float(ref_gini(c)))
+    for t in range(tree.node_count):
+        counts = tree.class_counts[t]
+        if counts.sum() > 0:
+            assert_close(tree.impurity[t], ref(counts.tolist()), GAIN_AGREEMENT,
+                         label="|impurity - criterion of the node's counts|",
+                         context=f"node {t}: ")
+        if tree.is_leaf[t]:
+            continue
+        kids = tree.children(t)
+        W = tree.weighted_n_node_samples
+        expected = tree.impurity[t] - float(np.sum(W[kids] * tree.impurity[kids])) / W[t]
+        assert_close(tree.impurity_decrease[t], expected, GAIN_AGREEMENT,
+                     label="|recorded decrease - parent minus weighted children|",
+                     context=f"node {t} ({int(tree.n_node_samples[t])} samples): ")
+        assert_close(tree.split_score[t], expected, GAIN_AGREEMENT,
+                     label="|recorded split score - decrease|", context=f"node {t}: ")
+
+
+@claim(
+    id="tree.node_statistics",
+    source="003 §2.2.1 (2.1)-(2.2); 003 §2.3 (2.5)-(2.6)",
+    statement="At every node of a grown tree the recorded impurity is Ent(D) (2.1) or "
+    "Gini(D) (2.5) of the node's class counts, and the recorded criterion of the chosen "
+    "split is Gain(D, a) (2.2) or Gini(D) - Gini_index(D, a) (2.6): the node's impurity "
+    "minus the size-weighted impurities of its children.",
+    method=Method.PROPERTY,
+    tags=("trees", "split"),
+)
+@given(data=continuous_datasets(weighted=True), criterion=st.sampled_from(["entropy", "gini"]))
+def node_statistics(data, criterion):
+    check_node_statistics(fit_tree(data, criterion=criterion), criterion)

@@ -389,3 +389,17 @@ def test_multivariate_decision_refutes_the_reversed_preference():
                                    sizes.shape[0], 0.5, label="P(univariate smaller)")
 
     assert_refutes(check)
+
+
+@pytest.mark.parametrize("field", ["impurity_decrease", "impurity"])
+def test_node_statistics_check_refutes_a_misrecorded_node(field):
+    from properties.trees.splits import check_node_statistics
+
+    @given(data=continuous_datasets(weighted=True))
+    def tampered(data):
+        model = fit_tree(data, criterion="gini")
+        values = getattr(model.tree_, field)
+        setattr(model.tree_, field, np.where(np.isnan(values), values, 1.5 * values + 0.01))
+        check_node_statistics(model, "gini")
+
+    assert_refutes(tampered)
