@@ -341,6 +341,32 @@ def correlation_independent_6_29(p_i, p_j, m, flip, rngseed, scale):
 
 
 @claim(
+    id="div.correlation_independent_as_written",
+    source="003 §6.5.2 (6.29)",
+    statement="(As printed) if h_i and h_j are unrelated, the coefficient rho_ij of (6.29), "
+    "computed from their contingency table on the data set, is 0.",
+    method=Method.PROPERTY,
+    tags=("ensembles", "diversity", "erratum"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.SHORTHAND,
+    corrected_by="div.correlation_independent_6_29",
+    explanation="Shorthand: rho_ij = 0 holds for the population correlation of independent "
+    "classifiers; the (6.29) value on a finite sample D fluctuates around 0 (of order "
+    "1/sqrt(m)) and is exactly 0 only when ad = bc. E.g. two independent fair coins on "
+    "m = 100 points give a non-zero rho almost surely.",
+)
+@given(seed=st.integers(0, 2**32 - 1), m=st.integers(20, 200))
+@example(seed=0, m=100)
+def correlation_independent_as_written(seed, m):
+    rng = np.random.default_rng(seed)
+    h_i, h_j = (np.where(rng.random(m) < 0.5, -1, 1) for _ in range(2))  # independent
+    t = contingency_table(h_i, h_j)
+    ex = exact_measures(t)
+    assert ex.rho_squared in (None, 0), f"independent h_i, h_j on m = {m}: {t}, " \
+        f"rho^2 = {ex.rho_squared} (rho = {correlation(t, undefined=0.0):.3f})"
+
+
+@claim(
     id="div.q_6_30",
     source="003 §6.5.2 (6.30)",
     statement="Where both are defined, Q_ij = (ad - bc)/(ad + bc) has the same sign as "
