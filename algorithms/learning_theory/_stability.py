@@ -67,15 +67,18 @@ def _solve_batch(X: np.ndarray, y: np.ndarray, alpha: float) -> np.ndarray:
     ``w = 2^(b-a) w'(X', y', alpha 2^(-2a))``, so the Gram matrix never overflows or
     underflows. When the rescaled ``alpha`` underflows to 0 (``|X|`` near 1e300) the
     penalty is below the rounding of ``X'^T X'`` and the minimum-norm least-squares
-    solution is returned; when it overflows, ``w`` is 0 to within float64.
+    solution is returned; when it overflows, ``w = X^T y / (m alpha)`` to float64 precision.
     """
     n, p = X.shape[-2], X.shape[-1]
     a, b = _exponent(X), _exponent(y)
     Xs, ys = np.ldexp(X, -a), np.ldexp(y, -b)
-    alpha_s = alpha * 2.0 ** (-2 * a) if -2 * a < 1000 else math.inf
     rhs = np.einsum("bnp,bn->bp", Xs, ys)
-    if math.isinf(alpha_s):
-        return np.zeros_like(rhs)
+    try:
+        alpha_s = math.ldexp(alpha, -2 * a)
+    except OverflowError:
+        # alpha 2^(-2a) beyond float64 (|X| below ~1e-154): the penalty dominates the Gram
+        # matrix by a factor beyond 2^1000, so w = X^T y / (m alpha) to float64 precision.
+        return _finite(np.ldexp(rhs / (n * alpha), b + a), "the ridge weights")
     gram = np.einsum("bnp,bnq->bpq", Xs, Xs) + n * alpha_s * np.eye(p)[None]
     try:
         w = np.linalg.solve(gram, rhs[..., None])[..., 0]  # SPD systems, no explicit inverse

@@ -60,6 +60,8 @@ def _printed(name: str, a: Mapping[str, Any]) -> Any:
     if name == "finite_class_deviation":
         return sqrt((log(a["n_hypotheses"]) + log(2 / mpf(a["delta"]))) / (2 * m))
     if name == "sauer_bound":
+        if a["d"] >= a["m"]:  # the binomial theorem: all C(m, i) sum to 2^m
+            return 2 ** a["m"]
         return sum(math.comb(a["m"], i) for i in range(a["d"] + 1))
     if name == "growth_polynomial_bound":
         return (mpmath.e * m / a["d"]) ** a["d"]
@@ -198,6 +200,7 @@ FORMULA_PINNED = [
     ("hoeffding_deviation", dict(m=200, delta=0.05)),
     ("finite_class_deviation", dict(n_hypotheses=1000, m=200, delta=0.05)),
     ("sauer_bound", dict(m=30, d=4)),
+    ("sauer_bound", dict(m=10**6, d=10**6)),  # 2^m exactly, a million bits
     ("growth_polynomial_bound", dict(m=30, d=4)),
     ("vc_tail_bound", dict(growth_2m=61, m=300, epsilon=0.5)),
     ("vc_generalisation_bound", dict(m=500, d=4, delta=0.05)),

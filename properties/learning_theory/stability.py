@@ -16,10 +16,11 @@ from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from algorithms.learning_theory import (
+    max_loss_difference,
     ridge_fit,
     ridge_losses,
     ridge_stability,
@@ -209,6 +210,115 @@ def stability_bound_claim(rng, scale):
                   "from the proven bounds (the bound is loose there, ~1e3: M and 4 m beta "
                   "come from worst cases over the whole ball); near-tight: the constant "
                   "learner (beta = 0), where (9.39) is Hoeffding's inequality")
+
+
+# ---------------------------------------------------------------------------
+# The learner and the loss-difference supremum against independent references
+# ---------------------------------------------------------------------------
+
+#: The float solve of a well-conditioned 2x2..3x3 system (condition number < ~1e4 for the
+#: drawn data and alpha >= 1e-2) is accurate to ~1e4 * 2^-52 ~ 2e-12 relative.
+RIDGE_RTOL = 1e-9
+#: The brute-force maximum over a grid of GRID_POINTS angles misses the true maximum by
+#: O(spacing^2) relative (a smooth maximum): (pi / 2e5)^2 * curvature ~ 1e-8.
+GRID_POINTS = 200_001
+SUP_RTOL = 1e-6
+
+
+def exact_ridge(X: np.ndarray, y: np.ndarray, alpha: float) -> list[Fraction]:
+    """argmin_w (1/m) ||X w - y||^2 + alpha ||w||^2, solved in exact rationals
+    ((X^T X + m alpha I) w = X^T y by Gauss-Jordan on Fractions)."""
+    m, p = X.shape
+    Xf = [[Fraction(float(v)) for v in row] for row in X]
+    yf = [Fraction(float(v)) for v in y]
+    A = [[sum((Xf[i][j] * Xf[i][k] for i in range(m)), Fraction(0))
+          + (m * Fraction(alpha) if j == k else 0) for k in range(p)]
+         + [sum((Xf[i][j] * yf[i] for i in range(m)), Fraction(0))] for j in range(p)]
+    for c in range(p):
+        pivot = next(r for r in range(c, p) if A[r][c] != 0)
+        A[c], A[pivot] = A[pivot], A[c]
+        A[c] = [v / A[c][c] for v in A[c]]
+        for r in range(p):
+            if r != c and A[r][c] != 0:
+                A[r] = [a - A[r][c] * b for a, b in zip(A[r], A[c], strict=True)]
+    return [A[j][p] for j in range(p)]
+
+
+def check_ridge_reference(seed: int, m: int, p: int, alpha: float, x_exp: int, y_exp: int, *,
+                          fit: Callable[..., np.ndarray] = ridge_fit,
+                          losses: Callable[..., tuple[float, float]] = ridge_losses) -> None:
+    """ridge_fit at inputs scaled by 2^x_exp, 2^y_exp equals the exact rational minimiser;
+    ridge_losses' empirical and leave-one-out losses equal exact rational refits."""
+    rng = np.random.default_rng(seed)
+    X0, y0 = rng.normal(size=(m, p)), rng.normal(size=m)
+    X, y = np.ldexp(X0, x_exp), np.ldexp(y0, y_exp)
+    w = fit(X, y, alpha)
+    exact = exact_ridge(X, y, alpha)
+    scale = max(abs(v) for v in exact)
+    err = max(abs(Fraction(float(a)) - b) for a, b in zip(w, exact, strict=True))
+    rel = float(err / scale) if scale else float(err)
+    evidence.worst("ridge_fit: max |w - exact| / max |exact|", rel)
+    evidence.add_examples(1)
+    assert rel <= RIDGE_RTOL, (f"ridge_fit(X 2^{x_exp}, y 2^{y_exp}, alpha={alpha}) = "
+                               f"{w.tolist()} vs exact {[float(v) for v in exact]}")
+    if x_exp != 0 or y_exp != 0:
+        return
+    emp, loo = losses(X, y, alpha)
+    ex_emp = sum(((sum((Fraction(float(X[i, j])) * exact[j] for j in range(p)), Fraction(0))
+                   - Fraction(float(y[i]))) ** 2 for i in range(m)), Fraction(0)) / m
+    ex_loo = Fraction(0)
+    for i in range(m):
+        keep = [k for k in range(m) if k != i]
+        w_i = exact_ridge(X[keep], y[keep], alpha)
+        pred = sum((Fraction(float(X[i, j])) * w_i[j] for j in range(p)), Fraction(0))
+        ex_loo += (pred - Fraction(float(y[i]))) ** 2
+    ex_loo /= m
+    for got, want, what in ((emp, ex_emp, "empirical"), (loo, ex_loo, "leave-one-out")):
+        assert abs(got - float(want)) <= RIDGE_RTOL * float(want), (
+            f"ridge_losses {what}: {got!r} vs exact {float(want)!r}")
+
+
+def check_sup_reference(seed: int, radius: float, y_bound: float, *,
+                        sup: Callable[..., np.ndarray] = max_loss_difference) -> None:
+    """max_loss_difference equals a brute-force maximum of |(w1.x - y)^2 - (w2.x - y)^2|
+    over x on a fine grid of the circle ||x|| = R (p = 2) and y in {-B, B} (the difference
+    is affine in y, so its extremes are at the ends; and it grows along rays in x)."""
+    rng = np.random.default_rng(seed)
+    W1, W2 = rng.normal(size=(3, 2)), rng.normal(size=(3, 2))
+    got = sup(W1, W2, radius, y_bound)
+    theta = np.linspace(0.0, 2.0 * np.pi, GRID_POINTS)
+    x = radius * np.stack([np.cos(theta), np.sin(theta)])  # (2, T)
+    for k in range(3):
+        best = max(float(np.max(np.abs((W1[k] @ x - yv) ** 2 - (W2[k] @ x - yv) ** 2)))
+                   for yv in (-y_bound, y_bound))
+        evidence.worst("|max_loss_difference - grid maximum| / grid maximum",
+                       abs(got[k] - best) / best)
+        assert got[k] >= best * (1 - 1e-12), f"row {k}: {got[k]!r} below a probe's {best!r}"
+        assert got[k] <= best * (1 + SUP_RTOL), f"row {k}: {got[k]!r} vs grid max {best!r}"
+    evidence.add_examples(3)
+
+
+@claim(
+    id="clt.ridge_reference",
+    source="003 §9.6 (9.36); 003 §9.6 (9.37); 003 §9.6 (9.38)",
+    statement="The stability learner is ridge regression: its weights equal the exact "
+    "rational minimiser of (1/m)||Xw - y||^2 + alpha ||w||^2 at inputs scaled by 2^-530..2^520, "
+    "its empirical (9.36) and leave-one-out (9.37) losses equal exact rational refits, and "
+    "the loss-difference supremum used for (9.38) equals a brute-force maximum over the "
+    "bounded domain.",
+    method=Method.REFERENCE,
+    tags=("learning-theory", "stability"),
+)
+@given(seed=st.integers(0, 2**32 - 1), m=st.integers(2, 7), p=st.integers(1, 3),
+       alpha=st.floats(1e-2, 10.0),
+       x_exp=st.sampled_from([0, 0, 0, -530, -500, -100, 100, 500, 520]),
+       y_exp=st.sampled_from([0, 0, -300, 300]), radius=st.floats(0.1, 10.0),
+       y_bound=st.floats(0.1, 10.0))
+@example(seed=1, m=5, p=3, alpha=0.1, x_exp=-500, y_exp=0, radius=1.0, y_bound=1.0)
+@example(seed=2, m=5, p=2, alpha=0.1, x_exp=-530, y_exp=0, radius=1.0, y_bound=1.0)
+def ridge_reference(seed, m, p, alpha, x_exp, y_exp, radius, y_bound):
+    check_ridge_reference(seed, m, p, alpha, x_exp, y_exp)
+    check_sup_reference(seed, radius, y_bound)
 
 
 # ---------------------------------------------------------------------------

@@ -28,6 +28,8 @@ from algorithms.learning_theory import (
     hoeffding_deviation,
     pac_sample_size,
     radon_partition,
+    ridge_fit,
+    ridge_losses,
     ridge_stability_bounds,
     sauer_bound,
     stability_bound,
@@ -379,3 +381,23 @@ FORMULA_MUTANTS = {
 def test_a_bound_function_off_its_printed_formula_is_refuted(mutant):
     name, implementation = FORMULA_MUTANTS[mutant]
     assert_refutes(formulas.formula_check({name: implementation}))
+
+
+@pytest.mark.parametrize("broken", [
+    dict(fit=lambda X, y, alpha: ridge_fit(X, y, alpha) * 0.999),
+    dict(fit=lambda X, y, alpha: ridge_fit(X, y, 2 * alpha)),  # penalty alpha ||w||^2 doubled
+    dict(losses=lambda X, y, alpha: (ridge_losses(X, y, alpha)[0],) * 2),  # loo = empirical
+])
+def test_a_broken_ridge_learner_is_refuted(broken):
+    @given(seed=st.integers(0, 1000), m=st.integers(3, 6), p=st.integers(1, 3))
+    def check(seed, m, p):
+        stab.check_ridge_reference(seed, m, p, 0.1, 0, 0, **broken)
+    assert_refutes(check)
+
+
+def test_a_loss_difference_supremum_short_of_the_maximum_is_refuted():
+    @given(seed=st.integers(0, 1000))
+    def check(seed):
+        stab.check_sup_reference(seed, 1.0, 1.0,
+                                 sup=lambda *a: stab.max_loss_difference(*a) * (1 - 1e-4))
+    assert_refutes(check)
