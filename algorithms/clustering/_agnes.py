@@ -39,7 +39,7 @@ from algorithms._validation import (
     check_real,
     validate_features,
 )
-from algorithms.clustering._distances import exact_scale
+from algorithms.clustering._distances import LARGE_P, exact_scale, minkowski_matrix
 from algorithms.clustering._kmeans import check_n_clusters
 
 __all__ = ["AGNES", "LINKAGES", "Agglomeration", "agglomerate"]
@@ -156,6 +156,10 @@ def sample_distances(X: np.ndarray, p: float) -> np.ndarray:
     """The (m, m) Minkowski distance matrix (7.11) of the rows of ``X``."""
     if math.isinf(p):
         return squareform(pdist(X, "chebyshev"))
+    if p > LARGE_P:  # scipy's powers would over/underflow: the scaled pairwise form
+        M = minkowski_matrix(X, X, p)
+        np.fill_diagonal(M, 0.0)
+        return M
     return squareform(pdist(X, "minkowski", p=p))
 
 
@@ -208,7 +212,7 @@ class AGNES(ClusterMixin, BaseEstimator):
         k = check_n_clusters(self.n_clusters, X.shape[0])
         linkage = check_choice(self.linkage, "linkage", LINKAGES)
         p = check_real(self.p, "p", low=1.0, allow_inf=True)
-        s = exact_scale(X)  # distances of X / s, times s: exact, and no power overflows
+        s = exact_scale(X, p)  # distances of X / s, times s: exact, no power overflows
         run = _agglomerate(sample_distances(X / s, p) * s, k, linkage)
         self.labels_ = run.labels
         self.children_ = run.merges

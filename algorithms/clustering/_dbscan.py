@@ -21,6 +21,8 @@ visits nearly every pair, from blocked matrix products (see :func:`neighbour_pai
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import sparse
@@ -35,7 +37,7 @@ from algorithms._validation import (
     make_rng,
     validate_features,
 )
-from algorithms.clustering._distances import exact_scale
+from algorithms.clustering._distances import LARGE_P, exact_scale, minkowski_matrix
 
 __all__ = ["DBSCAN", "NOISE", "neighbour_pairs"]
 
@@ -100,7 +102,7 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         p = check_real(self.p, "p", low=1.0, allow_inf=True)
         rng = make_rng(self.random_state)
         m = X.shape[0]
-        s = exact_scale(X)  # distances of X / s against eps / s: exact, no overflow
+        s = exact_scale(X, p)  # distances of X / s against eps / s: exact, no overflow
         pairs = _neighbour_pairs(X / s, eps / s, p)
         sizes = 1 + np.bincount(pairs.ravel(), minlength=m)
         core = sizes >= min_pts
@@ -129,12 +131,14 @@ def neighbour_pairs(X: np.ndarray, eps: float, p: float = 2.0) -> np.ndarray:
     X = check_array_argument(X, "X", ndim=2, real=True)
     eps = check_real(eps, "eps", low=0.0, low_open=True)
     p = check_real(p, "p", low=1.0, allow_inf=True)
-    s = exact_scale(X)  # distances of X / s against eps / s: exact, no overflow
+    s = exact_scale(X, p)  # distances of X / s against eps / s: exact, no overflow
     return _neighbour_pairs(X / s, eps / s, p)
 
 
 def _neighbour_pairs(X: np.ndarray, eps: float, p: float) -> np.ndarray:
     """:func:`neighbour_pairs` on validated input."""
+    if p > LARGE_P and not math.isinf(p):  # the k-d tree's powers would over/underflow
+        return _pairs_by_blocks(X, eps, p)
     if p != 2.0 or X.shape[1] <= _TREE_MAX_DIM:
         return cKDTree(X).query_pairs(eps, p=p, output_type="ndarray").astype(np.intp)
     m = X.shape[0]
@@ -158,6 +162,20 @@ def _neighbour_pairs(X: np.ndarray, eps: float, p: float) -> np.ndarray:
             drop = np.flatnonzero(near)[~exact]
             i, j = np.delete(i, drop), np.delete(j, drop)
         found.append(np.column_stack([start + i, start + j]))
+    return np.concatenate(found).astype(np.intp) if found else np.zeros((0, 2), np.intp)
+
+
+def _pairs_by_blocks(X: np.ndarray, eps: float, p: float) -> np.ndarray:
+    """Pairs ``i < j`` within ``eps`` from blocks of scale-safe Minkowski distances."""
+    m = X.shape[0]
+    rows = max(1, _BLOCK_ENTRIES // max(1, m * X.shape[1]))
+    found = []
+    for start in range(0, m, rows):
+        D = minkowski_matrix(X[start:start + rows], X, p)
+        i, j = np.nonzero(D <= eps)
+        i = i + start
+        keep = j > i
+        found.append(np.column_stack([i[keep], j[keep]]))
     return np.concatenate(found).astype(np.intp) if found else np.zeros((0, 2), np.intp)
 
 

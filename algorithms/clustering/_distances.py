@@ -24,8 +24,14 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy.spatial.distance import cdist
 
-from algorithms._validation import check_array_argument, check_int, check_real
+from algorithms._validation import (
+    InvalidArgumentError,
+    check_array_argument,
+    check_int,
+    check_real,
+)
 
 __all__ = [
     "MixedDistance",
@@ -45,18 +51,45 @@ _WEIGHT_SUM_SLACK = 1e-9
 EXACT_SCALE_RANGE = 200
 
 
-def exact_scale(X: np.ndarray) -> float:
+#: Above this finite exponent the p-th powers of scipy's Minkowski distances over- or
+#: underflow for ordinary data (0.06^200 is 0 in float64); distances are then computed
+#: by :func:`_lp`, which divides each difference by its largest entry first.
+LARGE_P = 64.0
+
+
+def exact_scale(X: np.ndarray, p: float = 2.0) -> float:
     """A power of two ``s`` such that ``X / s`` has its largest magnitude in [0.5, 1) when
-    ``max |X|`` lies outside ``[2^-200, 2^200]``, else 1.
+    ``max |X|`` lies outside ``[2^-r, 2^r]``, else 1; ``r`` is 200 for ``p <= 4`` (or
+    ``p = inf``) and ``800 / p`` bits for larger ``p``, so that ``|x|^p`` stays finite.
 
     Dividing by ``s`` and multiplying a distance back by ``s`` are exact (no rounding), so
     distances of data near the float64 limits (x 1e300, x 1e-300) are computed without
     overflow or underflow of their powers, and other data are untouched.
     """
+    bits = EXACT_SCALE_RANGE if p <= 4 or math.isinf(p) else max(1, int(800 / p))
     top = float(np.max(np.abs(X))) if X.size else 0.0
-    if top == 0.0 or 2.0**-EXACT_SCALE_RANGE <= top <= 2.0**EXACT_SCALE_RANGE:
+    if top == 0.0 or 2.0**-bits <= top <= 2.0**bits:
         return 1.0
     return math.ldexp(1.0, math.frexp(top)[1])
+
+
+def minkowski_matrix(A: np.ndarray, B: np.ndarray, p: float) -> np.ndarray:
+    """The (len(A), len(B)) Minkowski distances (7.11) between the rows of ``A`` and
+    ``B``: scipy's ``cdist`` up to :data:`LARGE_P` (and for ``p = inf``), :func:`_lp` on
+    each pair's differences above it (no power over- or underflows)."""
+    if math.isinf(p):
+        return cdist(A, B, "chebyshev")
+    if p <= LARGE_P:
+        return cdist(A, B, "minkowski", p=p)
+    out = np.empty((A.shape[0], B.shape[0]))
+    rows = max(1, _LP_BLOCK_ENTRIES // max(1, B.shape[0] * A.shape[1]))
+    for start in range(0, A.shape[0], rows):
+        out[start:start + rows] = _lp(A[start:start + rows, None, :] - B[None, :, :], p)
+    return out
+
+
+#: Entries of the difference blocks of :func:`minkowski_matrix` at large p (32 MiB).
+_LP_BLOCK_ENTRIES = 2**22
 
 
 def _exponent(p: object) -> float:
@@ -158,6 +191,16 @@ class ValueProfiles:
         return float(out) if np.ndim(out) == 0 else out
 
 
+def _sorted_codes(arr: np.ndarray, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(arr, return_inverse=True)`` with an error naming ``arr`` when its
+    values cannot be ordered (numbers mixed with strings)."""
+    try:
+        return np.unique(arr, return_inverse=True)
+    except TypeError as exc:
+        raise InvalidArgumentError(f"{name} must hold mutually comparable values (all "
+                                   f"numbers or all strings): {exc}") from exc
+
+
 def value_profiles(values: ArrayLike, clusters: ArrayLike) -> ValueProfiles:
     """Count ``m_{u,a}`` and ``m_{u,a,i}`` of (7.14) for one unordered attribute.
 
@@ -172,13 +215,18 @@ def value_profiles(values: ArrayLike, clusters: ArrayLike) -> ValueProfiles:
     -------
     ValueProfiles
     """
-    vals = check_array_argument(values, "values", ndim=1, dtype=None)
-    cl = check_array_argument(clusters, "clusters", ndim=1, dtype=None)
+    return _value_profiles(values, clusters, "values")
+
+
+def _value_profiles(values: ArrayLike, clusters: ArrayLike, name: str) -> ValueProfiles:
+    """:func:`value_profiles`, naming the values ``name`` in its errors."""
+    vals = check_array_argument(values, name, ndim=1, dtype=None, real=True)
+    cl = check_array_argument(clusters, "clusters", ndim=1, dtype=None, real=True)
     if vals.shape[0] != cl.shape[0]:
-        raise ValueError(f"values and clusters must have the same length, got "
+        raise ValueError(f"{name} and clusters must have the same length, got "
                          f"{vals.shape[0]} and {cl.shape[0]}.")
-    uniq, v_codes = np.unique(vals, return_inverse=True)
-    _, c_codes = np.unique(cl, return_inverse=True)
+    uniq, v_codes = _sorted_codes(vals, name)
+    _, c_codes = _sorted_codes(cl, "clusters")
     k = int(c_codes.max()) + 1
     counts = np.zeros((uniq.shape[0], k))
     np.add.at(counts, (v_codes.reshape(-1), c_codes.reshape(-1)), 1.0)
@@ -247,7 +295,7 @@ class MixedDistance:
         self.n_ordered_ = check_int(self.n_ordered, "n_ordered", low=0, high=X.shape[1])
         self.p_ = _exponent(self.p)
         self.n_attributes_ = X.shape[1]
-        self.profiles_ = [value_profiles(X[:, u], clusters)
+        self.profiles_ = [_value_profiles(X[:, u], clusters, "X")
                           for u in range(self.n_ordered_, X.shape[1])]
         return self
 

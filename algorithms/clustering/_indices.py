@@ -35,10 +35,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy.spatial import cKDTree
-from scipy.spatial.distance import cdist
 
 from algorithms._validation import check_array_argument, check_choice, check_real
-from algorithms.clustering._distances import exact_scale
+from algorithms.clustering._distances import LARGE_P, _lp, exact_scale, minkowski_matrix
 
 __all__ = [
     "DBI_SCATTERS",
@@ -213,7 +212,7 @@ def _pair_sum_and_max(P: np.ndarray, p: float) -> tuple[float, float]:
     total, largest = 0.0, 0.0
     rows = max(1, _BLOCK_ENTRIES // P.shape[0])
     for start in range(0, P.shape[0], rows):
-        block = cdist(P[start:start + rows], P[start:], "minkowski", p=p)
+        block = minkowski_matrix(P[start:start + rows], P[start:], p)
         upper = np.triu(block, k=1)  # rows start.., columns start..: keep j > i only
         total += float(upper.sum())
         largest = max(largest, float(upper.max(initial=0.0)))
@@ -222,6 +221,8 @@ def _pair_sum_and_max(P: np.ndarray, p: float) -> tuple[float, float]:
 
 def _minkowski_rows(A: np.ndarray, B: np.ndarray, p: float) -> np.ndarray:
     diff = np.abs(A - B)
+    if p > LARGE_P and not math.isinf(p):
+        return _lp(diff, p)
     if math.isinf(p):
         return diff.max(axis=-1)
     return np.sum(diff**p, axis=-1) ** (1.0 / p)
@@ -263,7 +264,7 @@ def cluster_geometry(X: ArrayLike, labels: ArrayLike, *, p: float = 2.0) -> Clus
     uniq, codes = np.unique(lam, return_inverse=True)
     codes = codes.reshape(-1)
     k = uniq.shape[0]
-    s = exact_scale(X)  # distances of X / s, times s: exact, and no power overflows
+    s = exact_scale(X, p)  # distances of X / s, times s: exact, and no power overflows
     members = [X[codes == i] / s for i in range(k)]
     sizes = np.array([P.shape[0] for P in members])
     centres = np.array([P.mean(axis=0) for P in members])
@@ -275,13 +276,17 @@ def cluster_geometry(X: ArrayLike, labels: ArrayLike, *, p: float = 2.0) -> Clus
             avg[i] = 2.0 * total / (P.shape[0] * (P.shape[0] - 1))
             diam[i] = largest
     d_min = np.zeros((k, k))
-    trees = [cKDTree(P) for P in members]
+    large_p = p > LARGE_P and not math.isinf(p)
+    trees = None if large_p else [cKDTree(P) for P in members]
     for i in range(k):
         for j in range(i + 1, k):
             small, large = (i, j) if sizes[i] <= sizes[j] else (j, i)
-            dist, _ = trees[large].query(members[small], k=1, p=p)
+            if trees is None:  # large p: the k-d tree's powers would over/underflow
+                dist = minkowski_matrix(members[small], members[large], p)
+            else:
+                dist, _ = trees[large].query(members[small], k=1, p=p)
             d_min[i, j] = d_min[j, i] = float(np.min(dist))
-    d_cen = cdist(centres, centres, "minkowski", p=p) if k > 0 else np.zeros((0, 0))
+    d_cen = minkowski_matrix(centres, centres, p) if k > 0 else np.zeros((0, 0))
     return ClusterGeometry(labels=uniq, sizes=sizes, centres=centres * s, avg=avg * s,
                            diam=diam * s, scatter_to_centre=to_centre * s, d_min=d_min * s,
                            d_cen=d_cen * s)

@@ -347,3 +347,49 @@ def test_em_refuses_a_starting_point_with_a_singular_covariance():
                           np.array([[[0.0]], [[1.0]]]))
     with pytest.raises(ValueError, match="finite log-likelihood"):
         run_em(GaussianMixtureEM(2), X, initial_params=[start])
+
+
+# ---------------------------------------------------------------------------
+# Magnitudes and exponents at the float64 limits
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("p", [100.0, 1e9, 1e300])
+def test_large_exponents_match_the_scaled_pairwise_distance(p):
+    """Above LARGE_P the p-th powers of scipy's distances under/overflow; the geometry,
+    DBSCAN's pairs and AGNES use the scaled form of minkowski_distance instead."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(25, 3)) * 0.05
+    lab = np.repeat([0, 1, 2], [8, 8, 9])
+
+    def ref(A, B):
+        return np.array([[minkowski_distance(a, b, p) for b in B] for a in A])
+
+    parts = [X[lab == i] for i in range(3)]
+    geo = cluster_geometry(X, lab, p=p)
+    d_min = np.array([[ref(parts[i], parts[j]).min() if i != j else 0.0 for j in range(3)]
+                      for i in range(3)])
+    np.testing.assert_allclose(geo.d_min, d_min, rtol=1e-12)
+    full = ref(X, X)
+    expected = {(i, j) for i in range(25) for j in range(i + 1, 25) if full[i, j] <= 0.05}
+    assert {tuple(q) for q in neighbour_pairs(X, 0.05, p).tolist()} == expected
+    agnes = AGNES(n_clusters=1, linkage="single", p=p).fit(X)
+    assert np.all(np.isfinite(agnes.distances_)) and np.all(agnes.distances_ > 0)
+
+
+@pytest.mark.parametrize("factor", [1e300, 1e-300])
+def test_distance_clusterings_are_exactly_scale_equivariant(factor):
+    """Data divided by a power of two before the distances: the same labels, and the
+    distances scaled back exactly, at x1e300 and x1e-300."""
+    rng = np.random.default_rng(2)
+    X = np.r_[rng.normal(size=(15, 2)), rng.normal(size=(15, 2)) + 5.0]
+    a, b = AGNES(n_clusters=2).fit(X), AGNES(n_clusters=2).fit(X * factor)
+    np.testing.assert_array_equal(a.labels_, b.labels_)
+    np.testing.assert_allclose(b.distances_, a.distances_ * factor, rtol=1e-14)
+    d = DBSCAN(eps=1.5, min_pts=3, random_state=0).fit(X)
+    e = DBSCAN(eps=1.5 * factor, min_pts=3, random_state=0).fit(X * factor)
+    np.testing.assert_array_equal(d.labels_, e.labels_)
+    lab = a.labels_
+    assert dunn_index(X * factor, lab) == pytest.approx(dunn_index(X, lab), rel=1e-12)
+    assert davies_bouldin_index(X * factor, lab) == pytest.approx(
+        davies_bouldin_index(X, lab), rel=1e-12)
