@@ -460,10 +460,23 @@ def check_node_statistics(model, criterion: str) -> None:
     statement="At every node of a grown tree the recorded impurity is Ent(D) (2.1) or "
     "Gini(D) (2.5) of the node's class counts, and the recorded criterion of the chosen "
     "split is Gain(D, a) (2.2) or Gini(D) - Gini_index(D, a) (2.6): the node's impurity "
-    "minus the size-weighted impurities of its children.",
+    "minus the size-weighted impurities of its children; with a minimum decrease every "
+    "split made clears it, and the root is split exactly when its best split does.",
     method=Method.PROPERTY,
     tags=("trees", "split"),
 )
-@given(data=continuous_datasets(weighted=True), criterion=st.sampled_from(["entropy", "gini"]))
-def node_statistics(data, criterion):
-    check_node_statistics(fit_tree(data, criterion=criterion), criterion)
+@given(data=continuous_datasets(weighted=True), criterion=st.sampled_from(["entropy", "gini"]),
+       min_decrease=st.sampled_from([0.0, 0.05, 0.2]))
+def node_statistics(data, criterion, min_decrease):
+    model = fit_tree(data, criterion=criterion, min_impurity_decrease=min_decrease)
+    check_node_statistics(model, criterion)
+    tree = model.tree_
+    internal = ~tree.is_leaf
+    # the stopping rule min_impurity_decrease: every split made clears it
+    assert np.all(tree.impurity_decrease[internal] >= min_decrease), (
+        f"a split with decrease {tree.impurity_decrease[internal].min()} < {min_decrease}")
+    if min_decrease > 0:
+        full = fit_tree(data, criterion=criterion)
+        root_clears = (not full.tree_.is_leaf[0]
+                       and full.tree_.impurity_decrease[0] >= min_decrease)
+        assert bool(internal[0]) == root_clears, "the root split is kept iff it clears the rule"
