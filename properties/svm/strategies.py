@@ -19,7 +19,12 @@ from hypothesis.extra import numpy as hnp
 
 from mltheory.strategies import LabelledData, SeparableData
 
-__all__ = ["svm_nonseparable_datasets", "svm_regression_datasets", "svm_separable_datasets"]
+__all__ = [
+    "svm_margin_lines_datasets",
+    "svm_nonseparable_datasets",
+    "svm_regression_datasets",
+    "svm_separable_datasets",
+]
 
 #: smallest margin relative to the data radius (bounds the dual's conditioning, see above)
 MIN_RELATIVE_MARGIN = 1e-2
@@ -113,3 +118,24 @@ def svm_regression_datasets(
         X = np.vstack([X, X[i : i + 1]])
         y = np.append(y, y[i] + draw(st.floats(-1, 1)))
     return X, y
+
+
+@st.composite
+def svm_margin_lines_datasets(draw: st.DrawFn, *, max_samples: int = 14) -> SeparableData:
+    """Points of the two classes on two parallel lines (the margins) in 3-d, each moved off
+    its line by a drawn tiny amount: almost every point is a free support vector and their
+    feature vectors are nearly affinely dependent, the flat faces on which SMO's pair updates
+    crawl and the face Newton steps of ``polish=True`` take over."""
+    n = draw(st.integers(6, max_samples))
+    t = draw(hnp.arrays(np.float64, n, elements=st.floats(-1, 1, width=64)))
+    noise = draw(hnp.arrays(np.float64, (n, 2), elements=st.floats(-1, 1, width=64)))
+    return margin_lines(t, noise, draw(st.sampled_from([1e-6, 1e-4])))
+
+
+def margin_lines(t: np.ndarray, noise: np.ndarray, level: float) -> SeparableData:
+    """Point k at (t_k, y_k + level noise_k0, level noise_k1), y alternating +1, -1."""
+    t, noise = np.asarray(t, dtype=float), np.asarray(noise, dtype=float)
+    y = np.where(np.arange(t.shape[0]) % 2 == 0, 1, -1)
+    X = np.column_stack([t, y + level * noise[:, 0], level * noise[:, 1]])
+    margin = float(np.min(y * X[:, 1]))
+    return SeparableData(X=X, y=y, separator=np.array([0.0, 1.0, 0.0, 0.0]), margin=margin)

@@ -233,3 +233,15 @@ def test_kernel_values_that_overflow_are_refused_naming_the_points():
 def test_kernel_lda_predict_before_fit_is_not_fitted_error():
     with pytest.raises(NotFittedError):
         KernelLDA().predict(np.ones((2, 2)))
+
+
+def test_documented_defaults():
+    """The defaults the docstrings state (a changed default is a silent behaviour change)."""
+    assert KernelRidge().get_params() == {"lam": 1.0, "kernel": "linear", "kernel_params": None}
+    assert KernelLDA().get_params() == {"reg": 1e-6, "kernel": "rbf", "kernel_params": None}
+    assert repr(GaussianKernel()) == "GaussianKernel(sigma=1.0)"
+    assert repr(LaplacianKernel()) == "LaplacianKernel(sigma=1.0)"
+    assert repr(PolynomialKernel()) == "PolynomialKernel(degree=2, coef0=0.0)"
+    assert repr(SigmoidKernel()) == "SigmoidKernel(beta=1.0, theta=-1.0)"
+    k = SumKernel(LinearKernel(), LinearKernel())
+    assert (k.gamma1, k.gamma2) == (1.0, 1.0)

@@ -292,3 +292,12 @@ def test_bad_polish_flag_raises_value_error_naming_it(blobs):
         SMOClassifier(polish="yes").fit(X, y)
     with pytest.raises(ValueError, match="polish"):
         SVR(polish=1).fit(X, X[:, 0])
+
+
+def test_documented_defaults():
+    """The defaults the docstrings state (a changed default is a silent behaviour change)."""
+    common = {"C": 1.0, "kernel": "linear", "kernel_params": None, "tol": 1e-3,
+              "max_iter": 100_000, "working_set": "second_order", "cache_size": 200.0,
+              "polish": True, "record_history": False}
+    assert SMOClassifier().get_params() == common
+    assert SVR().get_params() == {**common, "epsilon": 0.1}
