@@ -24,6 +24,8 @@ from mltheory.numeric import (
 from mltheory.strategies import labelled_datasets
 from properties.linear.strategies import overlapping_classification_datasets, regression_datasets
 from properties.linear.support import (
+    RECOMPUTED,
+    WELL_DETERMINED,
     glm_log_likelihood,
     glm_score,
     least_squares_tolerance,
@@ -36,19 +38,10 @@ from properties.linear.support import (
 REFERENCE_MLE = Tolerance(rtol=1e-4, atol=1e-5,
                           reason="Newton vs scikit-learn L-BFGS on the same likelihood, each "
                           "stopped near 1e-12 N in objective; error ~ sqrt(tol / curvature)")
-#: Design condition numbers up to which scikit-learn's L-BFGS (gradient tolerance 1e-12)
-#: pins the maximiser's probabilities to REFERENCE_MLE; beyond, only the likelihood
-#: values and the score certificate are compared (ill-conditioned directions barely
-#: change the likelihood, so L-BFGS stops early along them).
-WELL_DETERMINED = 1e3
 #: Score residual (relative to the sum of its terms' magnitudes) a converged Newton fit
 #: meets: its decrement test bounds the score by ~sqrt(1e-10 N * curvature), and the last
 #: full step squares that error.
 SCORE_RESIDUAL = 1e-7
-#: Rounding allowance between the recorded and the independently recomputed values.
-RECOMPUTED = Tolerance(rtol=1e-9, atol=1e-9,
-                       reason="the same log-likelihood summed in another order (logaddexp, "
-                       "scipy.stats, log_softmax): rounding ~ N eps times its terms")
 
 
 def library_glm(X, y, **params) -> GeneralizedLinearModel:

@@ -25,7 +25,13 @@ from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, LINEAR_ALGEBRA, Tolerance, assert_close, assert_leq
 from mltheory.strategies import labelled_datasets, separable_datasets
 from properties.linear.strategies import overlapping_classification_datasets
-from properties.linear.support import glm_log_likelihood, glm_score, quietly
+from properties.linear.support import (
+    RECOMPUTED,
+    WELL_DETERMINED,
+    glm_log_likelihood,
+    glm_score,
+    quietly,
+)
 
 SMALL_INTS = st.integers(-3, 3).map(float)
 #: Two fits of the same strictly convex problem, each stopped at a Newton decrement /
@@ -359,12 +365,6 @@ def gd_fit(X, y, lam: float = 0.0) -> LogisticRegression:
     return quietly(LogisticRegression(solver="gd", lam=lam, max_iter=300).fit, X, y)
 
 
-#: Rounding allowance between recorded and independently recomputed values.
-RECOMPUTED = Tolerance(rtol=1e-9, atol=1e-9,
-                       reason="the same sums in another order (logaddexp per sample): "
-                       "rounding ~ N eps times their terms")
-
-
 def check_monotone_likelihood(data, lam: float, fit: Callable) -> None:
     """``fit(X, y, lam)`` records iterates ``coef_history_`` whose log-likelihood and
     penalised objective, recomputed independently, equal the recorded
@@ -548,13 +548,6 @@ def library_reference_softmax(X, y) -> SoftmaxRegression:
 
 def library_symmetric_softmax(X, y) -> SoftmaxRegression:
     return quietly(SoftmaxRegression(parametrisation="symmetric", max_iter=5000).fit, X, y)
-
-
-#: Design condition numbers up to which two optimisers stopped at ~1e-12 N pin the
-#: maximiser's probabilities to MLE_AGREEMENT; beyond, the likelihood values and the
-#: score certificates are compared (the likelihood is nearly flat along ill-conditioned
-#: directions, so L-BFGS stops early along them).
-WELL_DETERMINED = 1e3
 
 
 def reference_coefficients(fit) -> np.ndarray:

@@ -65,6 +65,18 @@ def penalised_objective(A: np.ndarray, y: np.ndarray, w: np.ndarray, l1: float =
     return float(r @ r + l1 * np.abs(w).sum() + l2 * w @ w)
 
 
+#: Rounding allowance between values a solver records and the same values recomputed
+#: independently (another summation order, logaddexp / scipy.stats / log_softmax).
+RECOMPUTED = Tolerance(rtol=1e-9, atol=1e-9,
+                       reason="the same log-likelihood summed in another order: rounding "
+                       "~ N eps times its terms")
+#: Design condition numbers up to which two optimisers stopped near 1e-12 N in objective
+#: pin the maximum-likelihood probabilities to ~1e-4; beyond, only likelihood values and
+#: score certificates are compared (the likelihood is nearly flat along ill-conditioned
+#: directions, so L-BFGS stops early along them).
+WELL_DETERMINED = 1e3
+
+
 # ----------------------------------------------------------------- independent likelihoods
 # Written from the densities (scipy.stats / log-sum-exp), not from the library's
 # ExponentialFamily, so the claims recompute what the solvers record.
