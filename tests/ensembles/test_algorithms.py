@@ -513,3 +513,32 @@ def test_n_estimators_cap_is_exact():
     assert check_n_estimators(MAX_ESTIMATORS) == MAX_ESTIMATORS
     with pytest.raises(ValueError, match="n_estimators"):
         check_n_estimators(MAX_ESTIMATORS + 1)
+
+
+#: The documented defaults (the docstrings'); a changed default must be deliberate.
+DOCUMENTED_DEFAULTS = {
+    AdaBoostClassifier: ((), {"estimator": None, "n_estimators": 50, "mode": "reweight",
+                              "max_restarts": 10, "random_state": None}),
+    BaggingClassifier: ((), {"estimator": None, "n_estimators": 10, "oob_score": False,
+                             "tie_break": "first", "random_state": None}),
+    BaggingRegressor: ((), {"estimator": None, "n_estimators": 10, "oob_score": False,
+                            "random_state": None}),
+    RandomForestClassifier: ((), {"n_estimators": 100, "max_features": "log2",
+                                  "criterion": "gini", "max_depth": None, "bootstrap": True,
+                                  "oob_score": False, "tie_break": "first",
+                                  "random_state": None}),
+    RandomSubspaceClassifier: ((), {"estimator": None, "n_estimators": 10,
+                                    "n_subspace_features": None, "tie_break": "first",
+                                    "random_state": None}),
+    StackingClassifier: (([],), {"estimators": [], "final_estimator": None, "cv": 5,
+                                 "method": "predict_proba", "random_state": None}),
+    VotingClassifier: (([],), {"estimators": [], "voting": "hard", "weights": None,
+                               "tie_break": "first", "random_state": None}),
+    AveragingRegressor: (([],), {"estimators": [], "weights": None}),
+}
+
+
+@pytest.mark.parametrize("cls", list(DOCUMENTED_DEFAULTS), ids=lambda c: c.__name__)
+def test_defaults_are_the_documented_ones(cls):
+    args, expected = DOCUMENTED_DEFAULTS[cls]
+    assert cls(*args).get_params(deep=False) == expected

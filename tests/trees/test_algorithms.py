@@ -284,3 +284,34 @@ def test_impurities_of_extreme_counts():
         assert gini_index(table * scale) == pytest.approx(gini_index(table), rel=1e-12)
         assert gain(table * scale) == pytest.approx(gain(table), rel=1e-12)
         assert entropy(table[1] * scale) == pytest.approx(entropy(table[1]), rel=1e-12)
+
+
+#: The documented defaults (the docstrings'); a changed default must be deliberate.
+DOCUMENTED_DEFAULTS = {
+    DecisionTreeClassifier: {
+        "criterion": "entropy", "max_depth": None, "min_samples_split": 2,
+        "min_samples_leaf": 1, "min_impurity_decrease": 0.0, "max_features": None,
+        "categorical_features": None, "discrete_split": "multiway", "missing": "error",
+        "above_average_gain": False, "pruning": None, "validation_fraction": 0.3,
+        "random_state": None},
+    DecisionTreeRegressor: {
+        "criterion": "squared_error", "max_depth": None, "min_samples_split": 2,
+        "min_samples_leaf": 1, "min_impurity_decrease": 0.0, "max_features": None,
+        "categorical_features": None, "discrete_split": "multiway", "missing": "error",
+        "random_state": None},
+    GradientBoostingClassifier: {
+        "n_estimators": 100, "learning_rate": 0.1, "max_depth": 3, "min_samples_split": 2,
+        "min_samples_leaf": 1, "max_features": None, "leaf_update": "newton",
+        "random_state": None},
+    GradientBoostingRegressor: {
+        "n_estimators": 100, "learning_rate": 0.1, "max_depth": 3, "min_samples_split": 2,
+        "min_samples_leaf": 1, "max_features": None, "random_state": None},
+    ObliqueDecisionTreeClassifier: {
+        "node_model": "lda", "criterion": "entropy", "max_depth": None,
+        "min_samples_split": 2, "min_samples_leaf": 1},
+}
+
+
+@pytest.mark.parametrize("cls", list(DOCUMENTED_DEFAULTS), ids=lambda c: c.__name__)
+def test_defaults_are_the_documented_ones(cls):
+    assert cls().get_params() == DOCUMENTED_DEFAULTS[cls]
