@@ -624,11 +624,15 @@ def _tree_hash(extra: str) -> str:
 def baseline(families: list[str], args: argparse.Namespace, log) -> dict:
     """Verdicts, durations and traced functions of the unmutated code, for every claim
     of ``families`` (cached by the code's hash)."""
-    key = _tree_hash(json.dumps([sorted(families), args.seed, args.profile]))
-    cache = Path(args.cache) / f"baseline-{key}.json"
-    if cache.exists():
-        log(f"baseline: cached ({cache})")
-        return json.loads(cache.read_text())
+    def cached(fams: list[str]) -> Path:
+        key = _tree_hash(json.dumps([sorted(fams), args.seed, args.profile]))
+        return Path(args.cache) / f"baseline-{key}.json"
+
+    cache = cached(families)
+    for path in (cache, cached(all_families())):  # a baseline of every family serves all
+        if path.exists():
+            log(f"baseline: cached ({path})")
+            return json.loads(path.read_text())
     log(f"baseline: the claims of {', '.join(families)}, traced (once per code state) ...")
     with tempfile.TemporaryDirectory(prefix="mutate-base-") as tmp:
         root = _make_copy(Path(tmp), None)
@@ -803,14 +807,27 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--json", help="write the results as JSON here")
     p.add_argument("--markdown", help="write the Markdown report here (default: stdout)")
     p.add_argument("--list", action="store_true", help="list the sampled sites and exit")
+    p.add_argument("--source", default=None,
+                   help="a copy of the repository to mutate instead of a snapshot of this "
+                   "working tree, e.g. another commit: git archive REV | tar -x -C DIR")
     p.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "mltheory-mutate"),
                    help="where traced baselines are cached (keyed by the code's hash)")
     return p.parse_args(argv)
 
 
+def _repo_relative(path: str) -> Path:
+    p = Path(path)
+    for base in (REPO, SOURCE_ROOT):
+        try:
+            return p.resolve().relative_to(base)
+        except ValueError:
+            continue
+    return p
+
+
 def _selection(args: argparse.Namespace) -> dict[str, list[Site]]:
     """Sampled sites per family."""
-    modules = [SOURCE_ROOT / Path(m).resolve().relative_to(REPO) for m in args.module]
+    modules = [SOURCE_ROOT / _repo_relative(m) for m in args.module]
     families = args.family or sorted({m.parent.name for m in modules}) or all_families()
     chosen: dict[str, list[Site]] = {}
     for family in families:
@@ -839,7 +856,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parse(argv)
     global SOURCE_ROOT
     with tempfile.TemporaryDirectory(prefix="mutate-snapshot-") as tmp:
-        SOURCE_ROOT = snapshot(Path(tmp))
+        SOURCE_ROOT = Path(args.source).resolve() if args.source else snapshot(Path(tmp))
         try:
             return _main(args)
         finally:
