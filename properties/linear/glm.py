@@ -200,13 +200,14 @@ def newton_target(glm, y, family: str) -> np.ndarray:
     return codes.astype(float) if family == "bernoulli" else codes
 
 
-def check_newton_monotone(X, y, family: str, lam: float, fit_glm=library_glm) -> None:
+def check_newton_monotone(X, y, family: str, lam: float, fit_glm=library_glm,
+                          sigma: float = 1.0) -> None:
     """The iterates ``coef_history_`` recorded in the Newton loop of ``fit_glm(X, y,
     family=family, lam=lam)``: the penalised NLL recomputed at them independently never
     rises and equals the recorded history; the fit ends at its last iterate, converged,
     where the score equations hold (unless lam = 0 and the classes are (quasi-)separated,
     checked by an independent LP: then no maximiser exists)."""
-    glm = fit_glm(X, y, family=family, lam=lam)
+    glm = fit_glm(X, y, family=family, lam=lam, sigma=sigma)
     Xh = add_bias_column(X)
     target = newton_target(glm, y, family)
     iterates = np.asarray(glm.coef_history_)
@@ -214,7 +215,7 @@ def check_newton_monotone(X, y, family: str, lam: float, fit_glm=library_glm) ->
     if iterates.shape[0] != recorded.shape[0] or iterates.shape[0] != glm.n_iter_ + 1:
         raise AssertionError(f"{iterates.shape[0]} recorded iterates for {recorded.shape[0]} "
                              f"log-likelihoods and n_iter_ = {glm.n_iter_}")
-    ll = np.array([glm_log_likelihood(family, Xh, B, target) for B in iterates])
+    ll = np.array([glm_log_likelihood(family, Xh, B, target, sigma) for B in iterates])
     assert_close(recorded, ll, RECOMPUTED, label="recorded vs recomputed log-likelihoods")
     penalty = [0.5 * lam * float(np.sum(B[:-1] ** 2)) if lam > 0 else 0.0 for B in iterates]
     objective = -ll + np.array(penalty)
@@ -231,7 +232,7 @@ def check_newton_monotone(X, y, family: str, lam: float, fit_glm=library_glm) ->
             return
         raise AssertionError(f"Newton/IRLS did not converge ({glm.n_iter_} iterations) on a "
                              "problem whose penalised likelihood has a maximiser")
-    score, size = glm_score(family, Xh, iterates[-1], target)
+    score, size = glm_score(family, Xh, iterates[-1], target, sigma)
     score -= lam * np.vstack([iterates[-1][:-1], np.zeros((1, iterates.shape[2]))])
     assert_leq(float(np.max(np.abs(score) / (size + lam * np.abs(iterates[-1]) + 1.0))),
                SCORE_RESIDUAL, label="score-equation residual (relative)")
@@ -248,6 +249,6 @@ def check_newton_monotone(X, y, family: str, lam: float, fit_glm=library_glm) ->
     method=Method.PROPERTY,
     tags=("linear", "glm"),
 )
-@given(**NEWTON_CASES)
-def glm_newton_increases_likelihood_2_2(data, family, lam, third):
-    check_newton_monotone(*newton_problem(data, family, third), family, lam)
+@given(**NEWTON_CASES, sigma=st.sampled_from([0.5, 1.0, 3.0]))
+def glm_newton_increases_likelihood_2_2(data, family, lam, third, sigma):
+    check_newton_monotone(*newton_problem(data, family, third), family, lam, sigma=sigma)

@@ -21,8 +21,8 @@ def irls_without_safeguards(step: float, n_steps: int = 4):
     NLL), ``step = 3`` a full Newton step tripled. Records its iterates and their
     log-likelihoods as the library does and reports ``converged_ = True``, so the check
     must judge the recorded trace itself."""
-    def fit(X, y, *, family, lam):
-        model = glm.library_glm(X, y, family=family, lam=lam, max_iter=1)
+    def fit(X, y, *, family, lam, sigma=1.0):
+        model = glm.library_glm(X, y, family=family, lam=lam, sigma=sigma, max_iter=1)
         fam = model.family_
         T = fam.sufficient_statistic(
             y if family == "gaussian" else np.searchsorted(model.classes_, y))
@@ -74,8 +74,8 @@ def test_newton_monotonicity_check_holds_for_correct_unsafeguarded_first_steps()
 
 
 def test_score_equation_check_refutes_a_fit_of_the_wrong_penalty():
-    def doubled_penalty(X, y, *, family, lam):
-        return glm.library_glm(X, y, family=family, lam=2 * lam)
+    def doubled_penalty(X, y, *, family, lam, sigma=1.0):
+        return glm.library_glm(X, y, family=family, lam=2 * lam, sigma=sigma)
 
     @given(**glm.NEWTON_CASES)
     def broken(data, family, lam, third):
@@ -160,8 +160,8 @@ def test_categorical_family_check_holds_for_the_notes_a_and_inverse():
 
 
 def test_newton_check_refutes_a_fit_stopped_after_one_step():
-    def one_step(X, y, *, family, lam):
-        return glm.library_glm(X, y, family=family, lam=lam, max_iter=1)
+    def one_step(X, y, *, family, lam, sigma=1.0):
+        return glm.library_glm(X, y, family=family, lam=lam, sigma=sigma, max_iter=1)
 
     @given(**glm.NEWTON_CASES)
     def broken(data, family, lam, third):
@@ -172,8 +172,8 @@ def test_newton_check_refutes_a_fit_stopped_after_one_step():
 
 
 def test_newton_check_refutes_a_history_not_computed_at_the_iterates():
-    def halved_history(X, y, *, family, lam):
-        model = glm.library_glm(X, y, family=family, lam=lam)
+    def halved_history(X, y, *, family, lam, sigma=1.0):
+        model = glm.library_glm(X, y, family=family, lam=lam, sigma=sigma)
         model.log_likelihood_history_ = model.log_likelihood_history_ / 2
         return model
 
@@ -181,5 +181,34 @@ def test_newton_check_refutes_a_history_not_computed_at_the_iterates():
     def broken(data, family, lam, third):
         glm.check_newton_monotone(*glm.newton_problem(data, family, third), family, lam,
                                   fit_glm=halved_history)
+
+    assert_refutes(broken)
+
+
+def test_newton_check_refutes_a_gaussian_base_measure_with_the_wrong_sigma_power():
+    """The recorded log-likelihood must be the Gaussian density of the fitted sigma: a base
+    measure built with sigma^3 for sigma^2 (the same at sigma = 1) is refuted."""
+    from algorithms.linear import GaussianFamily
+
+    class CubedSigma(GaussianFamily):
+        def log_base_measure(self, y):
+            y = np.asarray(y, dtype=float).reshape(-1)
+            return -(y**2) / (2 * self.sigma**3) - np.log(np.sqrt(2 * np.pi) * self.sigma)
+
+    def wrong_density(X, y, *, family, lam, sigma=1.0):
+        model = glm.library_glm(X, y, family=family, lam=lam, sigma=sigma)
+        if family == "gaussian":
+            T = np.asarray(y, dtype=float)
+            Xh = add_bias_column(X)
+            model.log_likelihood_history_ = np.array([
+                float(np.sum((Xh @ B)[:, 0] * T) - np.sum(model.family_.log_partition(Xh @ B))
+                      + np.sum(CubedSigma(sigma).log_base_measure(T)))
+                for B in model.coef_history_])
+        return model
+
+    @given(**{**glm.NEWTON_CASES, "family": st.just("gaussian")}, sigma=st.just(3.0))
+    def broken(data, family, lam, third, sigma):
+        glm.check_newton_monotone(*glm.newton_problem(data, family, third), family, lam,
+                                  fit_glm=wrong_density, sigma=sigma)
 
     assert_refutes(broken)
