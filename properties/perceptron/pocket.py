@@ -51,6 +51,9 @@ def pocket_never_gets_worse(data, seed, iters):
     assert np.array_equal(current, _errors(run.X_hat, run.y, run.W)), (
         current, _errors(run.X_hat, run.y, run.W))
     assert np.array_equal(run.W[est.pocket_iteration_], est.w_hat_), "pocket is no iterate"
+    # Pocket stops early exactly when an iterate makes no mistake (converged_).
+    assert est.converged_ == (current[-1] == 0), (est.converged_, current[-1])
+    assert est.converged_ or run.k == iters, f"stopped after {run.k} of {iters} with mistakes"
     assert np.all(np.diff(pocket) <= 0), pocket
     assert np.array_equal(pocket, np.minimum.accumulate(current)), (pocket, current)
     y = np.where(data.y == est.classes_[1], 1, -1)
@@ -101,6 +104,7 @@ def pocket_reaches_zero_error_on_separable_data(data, seed):
     # Novikoff bounds PLA's updates by the same number, hence its passes by one more.
     pla = Perceptron(max_iter=iters + 1).fit(data.X, data.y)
     assert est.pocket_errors_[-1] == 0, f"pocket still makes {est.pocket_errors_[-1]} mistakes"
+    assert est.converged_, "a mistake-free w was found but converged_ is False"
     assert np.all(est.predict(data.X) == data.y), "pocket's prediction disagrees with y"
     assert np.all(pla.predict(data.X) == data.y), "PLA did not separate the data"
 
@@ -218,11 +222,12 @@ def pocket_code_corrects_any_mistake_as_written():
 def _printed_pocket(X: np.ndarray, y: np.ndarray, max_iters: int, seed: int):
     """000 §1.5's update()/classify()/pocket() transcribed line by line, from w = 0, b = 0,
     with ``np.random.default_rng(seed).integers`` for the legacy ``np.random.randint`` (same
-    half-open range) and the note's sign (np.sign). Returns (best_w, best_b, chosen samples)."""
+    half-open range) and the note's sign (np.sign). Returns (best_w, best_b, chosen samples,
+    the iterates (w, b) after each update, the iteration that set best_w (0: never))."""
     rng = np.random.default_rng(seed)
     w, b = np.zeros(X.shape[1]), 0.0
-    best_w, best_b = w.copy(), b
-    chosen = []
+    best_w, best_b, best_at = w.copy(), b, 0
+    chosen, iterates = [], [np.append(w, b)]
 
     def classify(w, b):
         return [i for i in range(len(y)) if np.sign(X[i] @ w + b) * y[i] <= 0]
@@ -239,12 +244,13 @@ def _printed_pocket(X: np.ndarray, y: np.ndarray, max_iters: int, seed: int):
             i = 0
         tmp_w, tmp_b = y[i] * X[i] + w, b + y[i]
         if len(classify(tmp_w, tmp_b)) <= len(classify(w, b)):
-            best_w, best_b = tmp_w, tmp_b
+            best_w, best_b, best_at = tmp_w, tmp_b, iters
         w, b = tmp_w, tmp_b
         chosen.append(i)
+        iterates.append(np.append(w, b))
         if iters == max_iters:
             break
-    return best_w, best_b, chosen
+    return best_w, best_b, chosen, np.asarray(iterates), best_at
 
 
 @claim(
@@ -263,7 +269,13 @@ def notes_pocket_is_the_printed_code(data, seed, iters):
     X = dyadic(data).X  # the two codes see the same mistakes, even at zero margins
     est = NotesPocket(max_iter=iters, random_state=seed).fit(X, data.y)
     y = np.where(data.y == est.classes_[1], 1, -1)
-    best_w, best_b, chosen = _printed_pocket(X, y, iters, seed)
+    best_w, best_b, chosen, iterates, best_at = _printed_pocket(X, y, iters, seed)
     assert est.update_indices_.tolist() == chosen, (est.update_indices_.tolist(), chosen)
     assert_close(np.append(best_w, best_b), est.w_hat_, EXACT_ARITHMETIC,
                  label="printed code vs NotesPocket")
+    # The exhibit's records: its iterates, where the pocket came from, the mistake counts.
+    assert_close(est.weight_history_, iterates, EXACT_ARITHMETIC, label="iterates")
+    assert est.pocket_iteration_ == best_at, (est.pocket_iteration_, best_at)
+    X_hat = np.hstack([X, np.ones((X.shape[0], 1))])
+    assert np.array_equal(est.current_errors_, _errors(X_hat, y, iterates))
+    assert est.pocket_errors_[-1] == _errors(X_hat, y, est.w_hat_)
