@@ -204,7 +204,10 @@ def rademacher_expectation_over_subsets_as_written(n, data):
 
 def check_massart(table: np.ndarray, idx: np.ndarray, *,
                   bound: Callable[[int, int], float] = massart_bound) -> None:
-    behaviours = FiniteClass(table).restriction(idx)
+    cls = FiniteClass(table)
+    behaviours = cls.restriction(idx)
+    # the documented column form (m, 1) of the sample names the same points
+    assert np.array_equal(cls.restriction(idx[:, None]), behaviours), "(m, 1) != (m,) sample"
     r = empirical_rademacher(behaviours)
     assert_leq(r, bound(behaviours.shape[0], idx.size), label="R̂_D(H) / sqrt(2 ln|H|_D| / m)",
                tol=ENUMERATION_ROUNDING)

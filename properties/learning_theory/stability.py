@@ -12,6 +12,7 @@ are compared with the proven stability bounds of
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -92,6 +93,31 @@ def check_stability_rate(measured: dict[int, tuple[float, float]],
     evidence.record("log-log slope of measured beta_replace vs m", float(slope))
 
 
+#: (m, alpha, R, B) with alpha a square of a dyadic rational, so sqrt(alpha) is exact.
+PROVEN_BOUND_CASES = ((10, 0.25, 2.0, 0.5), (7, 4.0, 0.5, 3.0), (40, 0.0625, 1.0, 1.0))
+
+
+def check_proven_bound_values(bounds: Callable[..., dict] = ridge_stability_bounds) -> None:
+    """The proven stability bounds equal their derivation (the docstring of
+    ridge_stability_bounds), written out again here in exact rationals, at radii and target
+    bounds that differ (the simulated scenarios have R = B = 1, where R B and R / B agree)."""
+    for m, alpha, radius, y_bound in PROVEN_BOUND_CASES:
+        a, r, b = Fraction(alpha), Fraction(radius), Fraction(y_bound)
+        root = Fraction(math.sqrt(alpha))
+        assert root * root == a, "PROVEN_BOUND_CASES needs exact square roots"
+        pred = r * b / root
+        sigma = 2 * (pred + b)
+        want = {"replace": sigma**2 * r**2 / (a * m),
+                "remove": sigma * r * (sigma * r + 2 * root * b) / (2 * a * m),
+                "loss_bound": (pred + b) ** 2}
+        got = bounds(m, alpha, radius, y_bound)
+        for key, value in want.items():
+            assert abs(Fraction(got[key]) - value) <= Fraction(1, 10**12) * value, (
+                f"{key} at m={m}, alpha={alpha}, R={radius}, B={y_bound}: {got[key]!r} vs "
+                f"{float(value)!r}")
+        evidence.add_examples(1)
+
+
 @claim(
     id="clt.ridge_uniform_stability",
     source="003 §9.6 (9.38); 003 §9.6 (9.40)",
@@ -103,6 +129,7 @@ def check_stability_rate(measured: dict[int, tuple[float, float]],
     tags=("learning-theory", "stability", "simulation", "bound"),
 )
 def ridge_uniform_stability(rng, scale):
+    check_proven_bound_values()
     evidence.note("headroom ~30 by nature: the proven beta bounds take worst cases over the "
                   "whole ball (predictions up to R B / sqrt(alpha), Lipschitz constant 2 (R B / "
                   "sqrt(alpha) + B)) that no dataset of the bounded domain meets together; the "

@@ -401,3 +401,9 @@ def test_a_loss_difference_supremum_short_of_the_maximum_is_refuted():
         stab.check_sup_reference(seed, 1.0, 1.0,
                                  sup=lambda *a: stab.max_loss_difference(*a) * (1 - 1e-4))
     assert_refutes(check)
+
+
+def test_proven_stability_bounds_with_r_over_b_for_r_times_b_are_refuted():
+    def broken(m, alpha, radius, y_bound):
+        return ridge_stability_bounds(m, alpha, radius / y_bound, 1.0)
+    assert_refutes(lambda: stab.check_proven_bound_values(broken))
