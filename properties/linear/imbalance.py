@@ -25,6 +25,7 @@ from algorithms.linear import (
     rescaled_decision,
 )
 from mltheory import ErratumKind, Expect, Method, claim, evidence
+from mltheory.stats import check_probability_at_least, check_probability_at_most
 
 #: Relative distance to the decision boundary within which float64 products may round
 #: either way: y * m- and (1 - y) * m+ each carry at most two roundings (~2.2e-16 each).
@@ -272,3 +273,42 @@ def check_oversampling(labels: list[int], seed: int, sampler=random_oversample) 
 @given(labels=LABELS, seed=st.integers(0, 2**32 - 1))
 def oversampling_balances_classes(labels, seed):
     check_oversampling(labels, seed)
+
+
+# ------------------------------------------------------------------ uniform draws
+
+#: Confidence of each one-sided frequency decision of the uniform-draw claim: a run makes
+#: about 200 of them, so a correct sampler fails one with probability about 2e-4.
+UNIFORM_CONFIDENCE = 1 - 1e-6
+#: Draws per decision: a member drawn with probability 1/c is seen about DRAWS / c times.
+DRAWS = 4000
+
+
+def check_uniform_draws(c: int, member: int, seed: int, sampler=random_oversample) -> None:
+    """Oversampling one class of ``c`` samples against a class of ``c + DRAWS`` draws each
+    added sample uniformly from the ``c`` members: member ``member`` is drawn with
+    probability 1/c (two one-sided Clopper-Pearson decisions)."""
+    y = np.concatenate([np.zeros(c, dtype=int), np.ones(c + DRAWS, dtype=int)])
+    X = np.arange(y.size, dtype=float)[:, None]
+    _, _, idx = sampler(X, y, random_state=seed)
+    added = idx[y.size:]
+    if added.size != DRAWS or np.any(added >= c):
+        raise AssertionError(f"{added.size} added samples, some outside the smaller class")
+    hits = int(np.sum(added == member))
+    check_probability_at_least(hits, DRAWS, 1.0 / c, label=f"P(member {member} drawn)",
+                               confidence=UNIFORM_CONFIDENCE)
+    check_probability_at_most(hits, DRAWS, 1.0 / c, label=f"P(member {member} drawn)",
+                              confidence=UNIFORM_CONFIDENCE)
+
+
+@claim(
+    id="imbalance.oversampling_draws_uniformly",
+    source="003 §1.9",
+    statement="Random oversampling adds samples of a smaller class by drawing its members "
+    "uniformly with replacement: each of its c members is drawn with probability 1/c.",
+    method=Method.SIMULATION,
+    tags=("imbalance", "linear"),
+)
+@given(c=st.integers(2, 6), member=st.integers(0, 5), seed=st.integers(0, 2**32 - 1))
+def oversampling_draws_uniformly(c, member, seed):
+    check_uniform_draws(c, member % c, seed)

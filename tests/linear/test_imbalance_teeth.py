@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from algorithms.linear import rescaled_decision
 from mltheory.testing import assert_holds, assert_refutes
+from properties.linear import imbalance as im
 from properties.linear.imbalance import (
     COUNTS,
     LABELS,
@@ -95,3 +96,21 @@ def test_correct_samplers_hold():
         check_oversampling(labels, seed)
 
     assert_holds(fine)
+
+
+def first_member_oversample(X, y, *, random_state=None):
+    """Oversampling that always replicates the first member of each smaller class."""
+    X, y = np.asarray(X), np.asarray(y)
+    classes, counts = np.unique(y, return_counts=True)
+    extra = [np.repeat(np.flatnonzero(y == c)[0], counts.max() - n)
+             for c, n in zip(classes, counts, strict=True)]
+    chosen = np.concatenate([np.arange(y.size), *extra]).astype(int)
+    return X[chosen], y[chosen], chosen
+
+
+def test_uniform_draw_check_refutes_replicating_the_first_member():
+    @given(c=st.integers(2, 6), member=st.integers(0, 5), seed=st.integers(0, 100))
+    def broken(c, member, seed):
+        im.check_uniform_draws(c, member % c, seed, sampler=first_member_oversample)
+
+    assert_refutes(broken)
