@@ -315,3 +315,18 @@ DOCUMENTED_DEFAULTS = {
 @pytest.mark.parametrize("cls", list(DOCUMENTED_DEFAULTS), ids=lambda c: c.__name__)
 def test_defaults_are_the_documented_ones(cls):
     assert cls().get_params() == DOCUMENTED_DEFAULTS[cls]
+
+
+def test_export_text_indents_by_depth():
+    """The whole rendering of a depth-2 tree: one '|   ' per level, tests then leaves."""
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [3.0, 0.0], [4.0, 1.0], [5.0, 0.0]])
+    model = DecisionTreeClassifier(max_depth=2).fit(X, np.array([0, 0, 1, 1, 0, 0]))
+    assert export_text(model, feature_names=["a", "b"]) == (
+        "|--- a <= 1.500\n"
+        "|   |--- class: 0 (samples=2, impurity=0.000)\n"
+        "|--- a >  1.500\n"
+        "|   |--- a <= 3.500\n"
+        "|   |   |--- class: 1 (samples=2, impurity=0.000)\n"
+        "|   |--- a >  3.500\n"
+        "|   |   |--- class: 0 (samples=2, impurity=0.000)\n"
+    )
