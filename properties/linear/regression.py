@@ -23,6 +23,7 @@ from algorithms.linear import (
     add_bias_column,
     ridge_solve,
     soft_threshold,
+    solve_l1_l2,
 )
 from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import (
@@ -686,3 +687,56 @@ def check_cd_sweeps(data, fraction: float, sweeps: int, fit=lasso_cd) -> None:
 @given(data=ANY_SHAPE, fraction=LAMBDA_FRACTIONS, sweeps=st.integers(1, 4))
 def lasso_cd_sweeps_1_2(data, fraction, sweeps):
     check_cd_sweeps(data, fraction, sweeps)
+
+
+# ------------------------------------------------------------------ Lipschitz constant
+
+
+def smooth_gradient(A: np.ndarray, y: np.ndarray, l2: float, scale: np.ndarray, u: np.ndarray
+                    ) -> np.ndarray:
+    """Gradient in u of f(D^-1 u) = ||y - A D^-1 u||^2 + l2 ||D^-1 u||^2, D = diag(scale)."""
+    w = u / scale
+    return (-2.0 * A.T @ (y - A @ w) + 2.0 * l2 * w) / scale
+
+
+def check_lipschitz(data, l2: float, solver: str, solve=solve_l1_l2) -> None:
+    """The L that ``solve`` reports for the proximal step is the Lipschitz constant of the
+    smooth part's gradient in the variables it steps in (w for ISTA, the Jacobi-scaled
+    u = D w for FISTA): an upper bound on ||grad f(a) - grad f(b)|| / ||a - b||, attained
+    along the top eigenvector of the Hessian 2 D^-1 (A^T A + l2 I) D^-1."""
+    A = data.augmented()
+    d = A.shape[1]
+    sol = solve(A, data.y, l1=1e-3 * (1.0 + float(data.y @ data.y)), l2=l2, solver=solver,
+                max_iter=1)
+    col = np.sqrt(np.einsum("ij,ij->j", A, A) + l2)
+    scale = np.where(col > 0, col, 1.0) if solver == "fista" else np.ones(d)
+    H = 2.0 * (A.T @ A + l2 * np.eye(d)) / np.outer(scale, scale)
+    evals, V = np.linalg.eigh(H)
+    assert_close(sol.lipschitz, float(evals[-1]), Tolerance(
+        rtol=1e-9, atol=0.0, reason="the largest eigenvalue by an SVD and by eigh"),
+        label="reported L vs the largest eigenvalue of the Hessian")
+    rng = np.random.default_rng(d)
+    a = rng.normal(size=d)
+    for b in (a + V[:, -1], a + rng.normal(size=d)):  # the top direction attains L
+        ratio = float(np.linalg.norm(smooth_gradient(A, data.y, l2, scale, a)
+                                     - smooth_gradient(A, data.y, l2, scale, b))
+                      / np.linalg.norm(a - b))
+        assert_leq(ratio, sol.lipschitz * (1 + 1e-9),
+                   label="||grad f(a) - grad f(b)|| / (L ||a - b||)")
+
+
+@claim(
+    id="linear.proximal_lipschitz_10_10",
+    source="003 §10.4 (10.9)-(10.10)",
+    statement="The proximal-gradient LASSO/elastic-net solvers step with 1/L where L is the "
+    "Lipschitz constant of the smooth part's gradient, ||grad f(a) - grad f(b)|| <= L ||a - b|| "
+    "(L = 2 s_max^2 + 2 l2; for the Jacobi-scaled FISTA variables, twice the largest eigenvalue "
+    "of D^-1 (X^T X + l2 I) D^-1), the smallest such constant: attained along the Hessian's top "
+    "eigenvector.",
+    method=Method.PROPERTY,
+    tags=("linear", "lasso", "proximal", "bound"),
+)
+@given(data=ANY_SHAPE, l2=st.sampled_from([0.0, 0.5, 3.0]),
+       solver=st.sampled_from(["ista", "fista"]))
+def proximal_lipschitz_10_10(data, l2, solver):
+    check_lipschitz(data, l2, solver)

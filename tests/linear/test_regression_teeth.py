@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import sympy as sp
 from hypothesis import given
+from hypothesis import strategies as st
 
 from algorithms.linear import (
     Lasso,
@@ -233,3 +234,20 @@ def test_loglinear_check_refutes_least_squares_on_log1p():
 def test_log_link_check_refutes_the_base_ten_logarithm():
     assert_refutes(lambda: lsq.check_log_link(lambda v: sp.log(v, 10)))
     assert_holds(lambda: lsq.check_log_link(sp.log))
+
+
+@pytest.mark.parametrize("factor", [0.5, 2.0], ids=["halved", "doubled"])
+def test_lipschitz_check_refutes_a_scaled_constant(factor):
+    from algorithms.linear import solve_l1_l2
+
+    def scaled(*args, **kwargs):
+        sol = solve_l1_l2(*args, **kwargs)
+        sol.lipschitz *= factor
+        return sol
+
+    @given(data=reg.ANY_SHAPE, l2=st.sampled_from([0.0, 0.5, 3.0]),
+           solver=st.sampled_from(["ista", "fista"]))
+    def broken(data, l2, solver):
+        reg.check_lipschitz(data, l2, solver, solve=scaled)
+
+    assert_refutes(broken)
