@@ -62,3 +62,16 @@ def test_column_labels_are_raveled_and_two_columns_refused(name, shape):
     assert model.classes_.tolist() == [0, 1]
     with pytest.raises(ValueError, match="1d array"):
         getattr(linear, name)(lam=0.1).fit(X, np.column_stack([y, y]))
+
+
+@pytest.mark.parametrize("n_classes", [3, 4, 7])
+def test_ecoc_default_code_length_is_the_documented_one(n_classes):
+    import math
+
+    import numpy as np
+
+    rng = np.random.default_rng(n_classes)
+    y = np.arange(12 * n_classes) % n_classes
+    X = rng.normal(size=(y.size, 2)) + y[:, None]
+    model = linear.ECOCClassifier(linear.LogisticRegression(lam=0.1), random_state=0).fit(X, y)
+    assert model.code_matrix_.shape == (n_classes, math.ceil(10 * math.log2(n_classes)))
