@@ -27,6 +27,7 @@ from algorithms.bayes import (
     categorical_mle,
     gaussian_log_likelihood,
     gaussian_mle,
+    maximum_likelihood,
 )
 from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import Tolerance
@@ -95,6 +96,49 @@ def log_sum_5_4(X, counts, p):
         evidence.note("the float64 product of probabilities underflowed to 0 while the sum "
                       "of logs matched the exact value")
         tally("examples where the product underflowed")
+
+
+#: An optimiser's argmax against a closed form: L-BFGS-B stops at relative objective
+#: and gradient changes of 1e-10, which leaves the argmax off by ~sqrt(1e-10) relatively.
+OPTIMISER = Tolerance(rtol=1e-4, atol=1e-6,
+                      reason="L-BFGS-B stopped at ftol = gtol = 1e-10: the argmax of a "
+                      "smooth objective is then known to ~1e-5 relative")
+
+
+def _exponential_log_pdf(data: np.ndarray, theta: np.ndarray) -> np.ndarray:
+    return np.log(theta[0]) - theta[0] * data
+
+
+def _gaussian_log_pdf(data: np.ndarray, theta: np.ndarray) -> np.ndarray:
+    z = (data - theta[0]) * np.exp(-theta[1])
+    return -0.5 * math.log(2 * math.pi) - theta[1] - 0.5 * z * z
+
+
+@claim(
+    id="mle.numerical_argmax_5_5",
+    source="003 §5.3 (5.4)-(5.5)",
+    statement="The estimate (5.5) found by maximising (5.4) numerically over theta "
+    "(maximum_likelihood, any per-sample log-density) is the closed-form MLE where one is "
+    "known: the rate 1 / mean of an exponential sample, and the sample mean and the "
+    "biased standard deviation of a 1-d Gaussian sample (from starts on either side).",
+    method=Method.REFERENCE,
+    tags=("bayes", "mle"),
+)
+@given(rng=rngs(), m=st.integers(3, 200), scale=st.floats(0.05, 20.0),
+       start=st.floats(0.1, 10.0))
+def numerical_argmax(rng, m, scale, start):
+    x = rng.exponential(scale=scale, size=m)
+    rate = maximum_likelihood(_exponential_log_pdf, x, [start / scale],
+                              bounds=[(1e-12, None)])
+    assert_matches(rate, [1.0 / x.mean()], OPTIMISER, label="|rate - 1 / mean| / rate",
+                   scale=1.0 / x.mean())
+    g = rng.normal(loc=scale, scale=scale, size=m)
+    theta = maximum_likelihood(_gaussian_log_pdf, g, [g.mean() + start * g.std(),
+                                                     math.log(start * scale)])
+    assert_matches(theta[0], g.mean(), OPTIMISER, label="|mu - sample mean| / sd",
+                   scale=float(g.std()))
+    assert_matches(math.exp(theta[1]), g.std(), OPTIMISER, label="|sd - biased sd| / sd",
+                   scale=float(g.std()))
 
 
 def _cholesky_params(mean: np.ndarray, cov: np.ndarray) -> np.ndarray:

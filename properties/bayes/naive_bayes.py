@@ -138,24 +138,27 @@ def decision_5_7(data):
     source="003 §5.4 (5.6)-(5.7)",
     statement="Naive Bayes posteriors agree with scikit-learn's GaussianNB (Gaussian "
     "attributes) and CategoricalNB with alpha = 1 (Laplace smoothing) given the same "
-    "class priors.",
+    "class priors, also when the samples carry weights (the weighted empirical "
+    "distribution in (5.6)-(5.7)).",
     method=Method.REFERENCE,
     tags=("bayes", "naive-bayes"),
 )
-@given(data=mixed_data())
-def sklearn_reference(data):
+@given(data=mixed_data(), weighted=st.booleans(), wseed=st.integers(0, 2**32 - 1))
+def sklearn_reference(data, weighted, wseed):
     X, y, dg = data
+    w = (0.1 + 2.9 * np.random.default_rng(wseed).random(X.shape[0])) if weighted else None
     if dg:
         G = X[:, :dg]
-        ours = NaiveBayesClassifier().fit(G, y)
-        ref = GaussianNB(priors=np.exp(ours.class_log_prior_)).fit(G, y)
+        ours = NaiveBayesClassifier().fit(G, y, sample_weight=w)
+        ref = GaussianNB(priors=np.exp(ours.class_log_prior_)).fit(G, y, sample_weight=w)
         assert_matches(ours.predict_proba(G), ref.predict_proba(G), SKLEARN_NB,
                        label="|P - GaussianNB P|")
     if X.shape[1] > dg:
         C = X[:, dg:]
         codes = np.column_stack([np.unique(c, return_inverse=True)[1] for c in C.T])
-        ours = NaiveBayesClassifier(categorical_features="all").fit(codes, y)
-        ref = CategoricalNB(alpha=1.0, class_prior=np.exp(ours.class_log_prior_)).fit(codes, y)
+        ours = NaiveBayesClassifier(categorical_features="all").fit(codes, y, sample_weight=w)
+        ref = CategoricalNB(alpha=1.0, class_prior=np.exp(ours.class_log_prior_)).fit(
+            codes, y, sample_weight=w)
         assert_matches(ours.predict_proba(codes), ref.predict_proba(codes), SKLEARN_NB,
                        label="|P - CategoricalNB P|")
 

@@ -130,7 +130,8 @@ def check_agnes_merges(est, X, linkage, k) -> None:
     expect=Expect.REFUTED,
     kind=ErratumKind.CODE,
     corrected_by="agnes.pseudocode_ordered",
-    explanation="Missing condition i* < j*: when i* > j*, lines 14-15 renumber the merged "
+    explanation="Pseudo-code run literally: lines 14-21 are right only when i* < j*, which "
+    "the figure never says; when i* > j*, lines 14-15 renumber the merged "
     "cluster to i* - 1, but lines 18-21 refresh row i*, which now belongs to the next "
     "cluster; the merged cluster keeps the stale distances of C_i* alone (or i* is out of "
     "range), and later merges go wrong.",

@@ -116,7 +116,8 @@ def line8_as_written(X, k, seed):
     expect=Expect.REFUTED,
     kind=ErratumKind.CODE,
     corrected_by="kmeans.monotone_termination",
-    explanation="Missing condition: two initial means on equal samples (D may repeat a "
+    explanation="Pseudo-code run literally: it has no rule for an empty cluster. Two "
+    "initial means on equal samples (D may repeat a "
     "point), or a mean left without nearest samples, leave a cluster empty, and line 11 "
     "divides by |C_i| = 0; the algorithm needs a rule for empty clusters.",
 )
