@@ -331,6 +331,8 @@ def plurality_weighted_6_20_6_21(votes, data, seed):
     w = np.array(data.draw(st.lists(st.floats(0.0, 10.0), min_size=T, max_size=T)))
     weighted = weighted_vote(votes, w, tie_break="first")
     wtotals = np.tensordot(w, votes, axes=1)
+    assert_close(class_vote_totals(votes, w), wtotals, EXACT_ARITHMETIC,
+                 label="|sum_i w_i h_i^j(x) - class_vote_totals|")
     assert np.all(wtotals[rows, weighted] >= wtotals.max(axis=1) - 1e-12 * (1 + w.sum()))
 
 

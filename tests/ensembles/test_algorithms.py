@@ -542,3 +542,13 @@ DOCUMENTED_DEFAULTS = {
 def test_defaults_are_the_documented_ones(cls):
     args, expected = DOCUMENTED_DEFAULTS[cls]
     assert cls(*args).get_params(deep=False) == expected
+
+
+def test_documented_caps():
+    """The hard caps named in the docstrings (a changed cap must be deliberate)."""
+    from algorithms.ensembles import _bootstrap, _combination, _diversity, _majority_error
+
+    assert (_bootstrap.MAX_DRAWS, _bootstrap.MAX_EXACT_SAMPLES) == (10**8, 10**4)
+    assert _majority_error.MAX_EXACT_CLASSIFIERS == 10**4
+    assert _combination.MAX_VOTE_ENTRIES == 10**8
+    assert _diversity.MAX_COUNT == 2**53
