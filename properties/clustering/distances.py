@@ -61,18 +61,26 @@ def minkowski_axioms_as_written(t, p):
     source="003 §7.3 (7.11)",
     statement="For p >= 1 (including the Chebyshev limit p = inf) the Minkowski distance "
     "satisfies non-negativity, identity of indiscernibles, symmetry and the triangle "
-    "inequality (equality for collinear points); so does the weighted form with positive "
-    "weights summing to 1.",
+    "inequality (equality for collinear points); so does the weighted form "
+    "(sum_u w_u |x_u - z_u|^p)^(1/p) with weights w_u >= 0 summing to 1 (with a zero "
+    "weight, a pseudo-metric: points differing only there are at distance 0).",
     method=Method.PROPERTY,
     tags=("clustering", "distances"),
 )
-@given(t=triples(), p=METRIC_EXPONENTS, weighted=st.booleans(), seed=st.integers(0, 2**32 - 1))
+@given(t=triples(), p=METRIC_EXPONENTS, weighted=st.sampled_from(["no", "positive", "zero"]),
+       seed=st.integers(0, 2**32 - 1))
 def minkowski_metric_7_11(t, p, weighted, seed):
     weights = None
-    if weighted:
+    if weighted != "no":
         raw = np.random.default_rng(seed).uniform(0.05, 1.0, size=t.x.shape[0])
+        if weighted == "zero" and raw.shape[0] > 1:
+            raw[0] = 0.0  # an attribute of no importance
         weights = raw / raw.sum()
     _check_minkowski(t, p, weights)
+    if weights is not None and not math.isinf(p):
+        direct = float(np.sum(weights * np.abs(t.x - t.z) ** p) ** (1.0 / p))
+        assert_close(minkowski_distance(t.x, t.z, p, weights=weights), direct,
+                     LINEAR_ALGEBRA, label="|weighted distance - (sum w |d|^p)^(1/p)|")
 
 
 @claim(
