@@ -74,7 +74,9 @@ def gaussian_mle(X: ArrayLike, sample_weight: ArrayLike | None = None
     """
     X = check_array_argument(X, "X", ndim=2, real=True)
     w = _weights(sample_weight, X.shape[0])
-    w = w / w.max()  # scale-free weights: w @ X cannot overflow where X does not
+    # only ratios of weights matter: an exact power-of-two rescaling (no rounding) keeps
+    # w @ X from overflowing where X alone does not
+    w = np.ldexp(w, -np.frexp(w.max())[1])
     mean = w @ X / w.sum()
     Z = check_squares_representable(X - mean, "X")
     return mean, (Z * w[:, None]).T @ Z / w.sum()
