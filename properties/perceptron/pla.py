@@ -112,11 +112,11 @@ POINTS = st.lists(st.lists(_COORDINATES, min_size=3, max_size=3), min_size=1, ma
     tags=("perceptron", "hypothesis-set"),
 )
 @given(w=st.lists(_SMALL_INTS, min_size=1, max_size=3), b=_SMALL_INTS, points=POINTS)
-# Scores of -5 (2e308 - 2e308: inf - inf in float64), 1.4e308 (the first product alone
+# Scores of -5 (2e308 - 2e308: inf - inf in float64), +-1.4e308 (the first product alone
 # overflows), 0 exactly (sign(0) = +1) and -3.
 @example(w=[2.0, 2.0], b=-5.0,
-         points=[[1e308, -1e308, 0.0], [1.7e308, -1e308, 0.0], [1.0, 1.5, 0.0],
-                 [-1.0, 2.0, 0.0]])
+         points=[[1e308, -1e308, 0.0], [1.7e308, -1e308, 0.0], [-1.7e308, 1e308, 0.0],
+                 [1.0, 1.5, 0.0], [-1.0, 2.0, 0.0]])
 def predict_is_sign_of_score(w, b, points):
     check_predict_is_sign(np.asarray(w), b, [x[: len(w)] for x in points])
 

@@ -15,6 +15,7 @@ from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, assert_close
 from mltheory.stats import check_probability_at_least
 from mltheory.strategies import (
+    LabelledData,
     nonseparable_datasets,
     separable_datasets,
 )
@@ -219,13 +220,15 @@ def pocket_code_corrects_any_mistake_as_written():
     check_every_mistake_chosen(NotesPocket)
 
 
-def _printed_pocket(X: np.ndarray, y: np.ndarray, max_iters: int, seed: int):
-    """000 §1.5's update()/classify()/pocket() transcribed line by line, from w = 0, b = 0,
+def _printed_pocket(X: np.ndarray, y: np.ndarray, max_iters: int, seed: int,
+                    start: np.ndarray):
+    """000 §1.5's update()/classify()/pocket() transcribed line by line, from the object's
+    (w, b) = ``start`` (best_w starts there too),
     with ``np.random.default_rng(seed).integers`` for the legacy ``np.random.randint`` (same
     half-open range) and the note's sign (np.sign). Returns (best_w, best_b, chosen samples,
     the iterates (w, b) after each update, the iteration that set best_w (0: never))."""
     rng = np.random.default_rng(seed)
-    w, b = np.zeros(X.shape[1]), 0.0
+    w, b = start[:-1].copy(), float(start[-1])
     best_w, best_b, best_at = w.copy(), b, 0
     chosen, iterates = [], [np.append(w, b)]
 
@@ -264,12 +267,17 @@ def _printed_pocket(X: np.ndarray, y: np.ndarray, max_iters: int, seed: int):
     tags=("perceptron", "pocket"),
 )
 @given(data=nonseparable_datasets() | separable_datasets(), seed=seeds,
-       iters=st.integers(1, 40))
-def notes_pocket_is_the_printed_code(data, seed, iters):
+       iters=st.integers(1, 40), start=st.data())
+def notes_pocket_is_the_printed_code(data, seed, iters, start):
     X = dyadic(data).X  # the two codes see the same mistakes, even at zero margins
-    est = NotesPocket(max_iter=iters, random_state=seed).fit(X, data.y)
+    # The printed code starts from whatever (w, b) the object holds: zero or a drawn dyadic one.
+    w0 = start.draw(st.sampled_from([0.0, 1.0])) * dyadic(LabelledData(
+        X=np.asarray([start.draw(st.lists(st.floats(-4, 4), min_size=X.shape[1] + 1,
+                                          max_size=X.shape[1] + 1))]), y=data.y[:1])).X[0]
+    est = NotesPocket(max_iter=iters, random_state=seed, w_init=w0[:-1], b_init=w0[-1])
+    est.fit(X, data.y)
     y = np.where(data.y == est.classes_[1], 1, -1)
-    best_w, best_b, chosen, iterates, best_at = _printed_pocket(X, y, iters, seed)
+    best_w, best_b, chosen, iterates, best_at = _printed_pocket(X, y, iters, seed, w0)
     assert est.update_indices_.tolist() == chosen, (est.update_indices_.tolist(), chosen)
     assert_close(np.append(best_w, best_b), est.w_hat_, EXACT_ARITHMETIC,
                  label="printed code vs NotesPocket")
