@@ -65,25 +65,30 @@ def _solve_batch(X: np.ndarray, y: np.ndarray, alpha: float) -> np.ndarray:
 
     Scale-robust: with ``X = 2^a X'`` and ``y = 2^b y'`` (exact), the weights are
     ``w = 2^(b-a) w'(X', y', alpha 2^(-2a))``, so the Gram matrix never overflows or
-    underflows. When the rescaled ``alpha`` underflows to 0 (``|X|`` near 1e300) the
-    penalty is below the rounding of ``X'^T X'`` and the minimum-norm least-squares
-    solution is returned; when it overflows, ``w = X^T y / (m alpha)`` to float64 precision.
+    underflows, and the system is solved through the SVD of ``X'`` (accurate even when the
+    penalty is far below ``||X'||^2`` on a rank-deficient ``X'``). When the rescaled
+    ``alpha`` underflows to 0 (``|X|`` near 1e300) the minimum-norm least-squares solution
+    is returned; when it overflows, ``w = X^T y / (m alpha)`` to float64 precision.
     """
     n, p = X.shape[-2], X.shape[-1]
     a, b = _exponent(X), _exponent(y)
     Xs, ys = np.ldexp(X, -a), np.ldexp(y, -b)
-    rhs = np.einsum("bnp,bn->bp", Xs, ys)
     try:
         alpha_s = math.ldexp(alpha, -2 * a)
     except OverflowError:
-        # alpha 2^(-2a) beyond float64 (|X| below ~1e-154): the penalty dominates the Gram
-        # matrix by a factor beyond 2^1000, so w = X^T y / (m alpha) to float64 precision.
+        # alpha 2^(-2a) beyond float64 (|X| below ~1e-154): the penalty dominates X'^T X' by
+        # a factor beyond 2^1000, so w = X^T y / (m alpha) to float64 precision.
+        rhs = np.einsum("bnp,bn->bp", Xs, ys)
         return _finite(np.ldexp(rhs / (n * alpha), b + a), "the ridge weights")
-    gram = np.einsum("bnp,bnq->bpq", Xs, Xs) + n * alpha_s * np.eye(p)[None]
-    try:
-        w = np.linalg.solve(gram, rhs[..., None])[..., 0]  # SPD systems, no explicit inverse
-    except np.linalg.LinAlgError:  # the penalty vanished below the rounding of a singular Gram
-        w = np.einsum("bpq,bq->bp", np.linalg.pinv(gram, hermitian=True), rhs)
+    # w' = V diag(s / (s^2 + m alpha')) U^T y' from the SVD of X': no Gram matrix, whose
+    # rounding would swamp a penalty below eps ||X'||^2 on a rank-deficient X'.
+    U, sv, Vt = np.linalg.svd(Xs, full_matrices=False)
+    if alpha_s > 0.0:
+        factor = sv / (sv * sv + n * alpha_s)
+    else:  # the penalty underflowed: the minimum-norm least-squares limit
+        cut = np.finfo(np.float64).eps * max(n, p) * sv.max(axis=-1, keepdims=True)
+        factor = np.where(sv > cut, 1.0 / np.where(sv > cut, sv, 1.0), 0.0)
+    w = np.einsum("bkp,bk->bp", Vt, factor * np.einsum("bnk,bn->bk", U, ys))
     return _finite(np.ldexp(w, b - a), "the ridge weights")
 
 
