@@ -277,7 +277,7 @@ def check_posterior(mix, X, e_step=None) -> None:
     source="003 §7.4.3 (7.20); 003 §7.4.3 Fig 9.6",
     statement="The cluster label lambda_j = argmax_i gamma_ji (Fig 9.6 lines 13-17): the "
     "fitted labels are the argmax of the posteriors at the final parameters, for new "
-    "samples too.",
+    "samples too; the posteriors are (7.19) at those parameters (scipy's densities).",
     method=Method.PROPERTY,
     tags=("clustering", "gmm"),
 )
@@ -287,6 +287,13 @@ def labels_7_20(problem):
     for Z in (problem.X, problem.X[::-1] + 0.5):
         gamma = est.predict_proba(Z)
         assert np.array_equal(est.predict(Z), np.argmax(gamma, axis=1))
+        joint = np.column_stack([  # a component of weight 0 has posterior 0
+            np.full(Z.shape[0], -np.inf) if w == 0 else
+            math.log(w) + stats.multivariate_normal(mu, S).logpdf(Z).reshape(-1)
+            for w, mu, S in zip(est.weights_, est.means_, est.covariances_, strict=True)])
+        expected = np.exp(joint - logsumexp(joint, axis=1, keepdims=True))
+        assert_close(gamma, expected, LINEAR_ALGEBRA,
+                     label="|predict_proba - (7.19) from scipy's densities|")
     assert np.array_equal(est.labels_, est.predict(problem.X))
 
 
