@@ -7,7 +7,13 @@ import numpy as np
 from hypothesis import example, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel, sigmoid_kernel
+from sklearn.metrics.pairwise import (
+    euclidean_distances,
+    linear_kernel,
+    polynomial_kernel,
+    rbf_kernel,
+    sigmoid_kernel,
+)
 
 from algorithms.kernels import (
     GaussianKernel,
@@ -19,6 +25,7 @@ from algorithms.kernels import (
     SigmoidKernel,
     SumKernel,
     make_kernel,
+    squared_distances,
 )
 from algorithms.svm import SMOClassifier
 from mltheory import ErratumKind, Expect, Method, claim, evidence
@@ -280,7 +287,8 @@ TABLE_6_1 = st.one_of(
     statement="Each kernel of Table 6.1 evaluates its printed expression: x^T z, (x^T z)^d, "
     "exp(-||x - z||^2 / (2 sigma^2)), exp(-||x - z|| / sigma), tanh(beta x^T z + theta) "
     "(checked against scikit-learn's pairwise kernels, the Laplacian pair by pair), and its "
-    "diagonal is kappa(x_i, x_i).",
+    "diagonal is kappa(x_i, x_i); the squared distances ||x - z||^2 of the Gaussian kernel "
+    "agree with scikit-learn's.",
     method=Method.REFERENCE,
     tags=("kernels", "reference"),
 )
@@ -289,6 +297,8 @@ def table_6_1_formulas(XZ, spec):
     X, Z = XZ
     kind, params = spec
     check_kernel_formula(make_kernel(kind, params), table_references(kind, params), X, Z)
+    assert_close(squared_distances(X, Z), euclidean_distances(X, Z, squared=True),
+                 LINEAR_ALGEBRA, label="squared distances vs scikit-learn")
 
 
 def check_kernel_formula(kernel, reference, X: np.ndarray, Z: np.ndarray) -> None:

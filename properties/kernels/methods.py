@@ -4,6 +4,7 @@ kernelised LDA (4.46)-(4.53), against explicit finite feature maps."""
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -233,3 +234,36 @@ def classify_by_projection(X, labels, queries, reg):
     assert np.all(predicted[decided] == expected[decided]), (
         f"predicted {predicted[decided]} but the nearer projected mean says "
         f"{expected[decided]}")
+
+
+@claim(
+    id="klda.regularised_solution_maximises_quotient",
+    source="003 §4.6 (4.52)-(4.53)",
+    statement="With the ridge that N needs (KernelLDA's reg > 0: N + r I, r = reg trace(N) / "
+    "m), the fitted alpha maximises the regularised quotient alpha^T M alpha / alpha^T "
+    "(N + r I) alpha of (4.53): its value equals the largest generalized eigenvalue of "
+    "(M, N + r I) (scipy.linalg.eigh).",
+    method=Method.REFERENCE,
+    tags=("kernels", "klda", "reference"),
+)
+@given(X=POINTS, labels=hnp.arrays(np.int64, 12, elements=st.integers(0, 1)),
+       reg=st.sampled_from([1e-4, 1e-2, 1.0]))
+def regularised_solution_maximises_quotient(X, labels, reg):
+    m = X.shape[0]
+    lab = labels[:m].copy()
+    lab[0], lab[1] = 0, 1
+    # N = K (I - P) K vanishes for m = 2 (and is ~0 for near-duplicates): no ridge scale
+    assume(m >= 3 and np.unique(X, axis=0).shape[0] == m)
+    K = rbf_kernel(X, X, gamma=0.5)
+    _, M, N = klda_matrices(K, lab)
+    assume(np.trace(N) > 1e-8 * float(np.abs(K).sum()))
+    model = KernelLDA(reg=reg, kernel="rbf", kernel_params={"sigma": 1.0}).fit(X, lab)
+    A = N + reg * np.trace(N) / m * np.eye(m)
+    top = float(scipy.linalg.eigh(M, A, eigvals_only=True)[-1])
+    a = model.dual_coef_
+    value = float(a @ M @ a) / float(a @ A @ a)
+    evidence.worst("1 - J(alpha) / lambda_max (relative)", 1.0 - value / top if top else 0.0)
+    assert_close(value, top, Tolerance(rtol=1e-6, atol=1e-12 * max(1.0, top),
+                                      reason="a symmetric solve and a generalized eigensolver "
+                                      "on N + r I with cond <= 1 + ||N|| / r"),
+                 label="J(alpha) vs largest generalized eigenvalue")

@@ -245,3 +245,29 @@ def test_documented_defaults():
     assert repr(SigmoidKernel()) == "SigmoidKernel(beta=1.0, theta=-1.0)"
     k = SumKernel(LinearKernel(), LinearKernel())
     assert (k.gamma1, k.gamma2) == (1.0, 1.0)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e300, 1e-300])
+def test_regressor_score_is_r2_at_any_scale(scale):
+    """score is scikit-learn's R^2 of the predictions; computed on y / 2^k it stays finite
+    for targets near 1e300 (where the sums of squares overflow) and equals R^2 at scale 1."""
+    from sklearn.metrics import r2_score
+
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(20, 2))
+    y = X @ np.array([1.0, -1.0]) + 0.3 * rng.normal(size=20)
+    model = KernelRidge(lam=0.5, kernel="rbf").fit(X, y * scale)
+    expected = r2_score(y, model.predict(X) / scale)
+    assert model.score(X, y * scale) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
+def test_base_diagonal_of_a_user_kernel_is_the_gram_diagonal():
+    """A Kernel subclass that defines only _gram gets kappa(x_i, x_i) from the base class."""
+    from algorithms.kernels import Kernel
+
+    class Cosh(Kernel):
+        def _gram(self, X, Z):
+            return np.cosh(X @ Z.T)
+
+    X = np.random.default_rng(7).normal(size=(6, 2))
+    np.testing.assert_allclose(Cosh().diag(X), np.diag(Cosh()(X)), rtol=1e-15)
