@@ -29,6 +29,17 @@ SUMS_TO_ONE = Tolerance(rtol=0.0, atol=16 * float(np.finfo(float).eps),
 SAME_VALUE = Tolerance(rtol=1e-12, atol=1e-15,
                        reason="the same closed form evaluated two ways: a few ulps")
 
+#: Features rescaled by this power of two (exact): their squares underflow float64, yet the
+#: maximum-likelihood probabilities are the same (the weights scale inversely).
+TINY_UNIT = 2.0**-600
+#: Two Newton/L-BFGS fits of the same likelihood, each stopped near 1e-10 N in objective.
+SAME_MLE = Tolerance(rtol=1e-5, atol=1e-6,
+                     reason="two fits of one likelihood stopped at decrement ~1e-10 N: "
+                     "probabilities agree to ~sqrt(tol / curvature)")
+#: The fits that reach the unpenalised MLE (gradient descent stops on a budget instead).
+SCALE_EQUIVARIANT = ("logistic-newton", "softmax-reference", "softmax-symmetric",
+                     "glm-bernoulli", "glm-categorical")
+
 #: The probabilistic classifiers of the family (constructors), by name.
 CLASSIFIERS = {
     "logistic-newton": lambda: LogisticRegression(),
@@ -83,6 +94,10 @@ def check_classifier_probabilities(data, names: np.ndarray, kind: str,
     if kind.startswith("logistic"):
         assert_close(P[:, 1], expit(model.decision_function(data.X)), SAME_VALUE,
                      label=f"{kind}: p(classes_[1]) vs sigma(w^T x + b)")
+    if kind in SCALE_EQUIVARIANT:  # the MLE's probabilities do not depend on feature units
+        tiny = quietly(factories[kind]().fit, data.X * TINY_UNIT, y)
+        assert_close(tiny.predict_proba(data.X * TINY_UNIT), P, SAME_MLE,
+                     label=f"{kind}: probabilities with features in units of 2^-600")
     # the fitted model tells the classes apart by their labels: relabelling the sample
     # must not change the probability each sample gets for its own label
     own = P[np.arange(y.size), np.searchsorted(model.classes_, y)]

@@ -257,6 +257,17 @@ def check_rank_deficient_fit(data, t: float,
         raise AssertionError(f"rank-deficient design ({n}x{p}) reported full rank {model.rank_}")
     if n < p and model.rank_ > n:
         raise AssertionError(f"rank {model.rank_} exceeds the number of samples {n}")
+    sv = np.linalg.svd(A, compute_uv=False)
+    clear, nonzero = int(np.sum(sv > 1e-8 * sv[0])), int(np.sum(sv > 0))
+    if not clear <= model.rank_ <= nonzero:  # independent of the design's scale
+        raise AssertionError(f"reported rank {model.rank_}, but {clear} singular values exceed "
+                             f"1e-8 s_max and {nonzero} are non-zero")
+    # the rank is a property of the design, not of its units: the same augmented design
+    # in units of 2^-40 (exact), passed without an intercept, has the same rank
+    small = quietly(LinearRegression(fit_intercept=False).fit, A * 2.0**-40, data.y)
+    if small.rank_ != model.rank_:
+        raise AssertionError(f"rank {small.rank_} of the design in units of 2^-40, "
+                             f"{model.rank_} in its own units")
     w_hat = np.append(model.coef_, model.intercept_)
     null_basis = np.linalg.svd(A)[2][model.rank_:]
     v = null_basis[0] * t * (1.0 + np.linalg.norm(w_hat))

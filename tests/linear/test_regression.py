@@ -477,3 +477,19 @@ def test_estimators_follow_the_sklearn_parameter_protocol():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert Lasso(lam=1.0).fit(X, y).score(X, y) > 0.5
+
+
+def test_ridge_without_penalty_warns_exactly_on_rank_deficient_designs():
+    import warnings as _warnings
+
+    from algorithms.linear import RankDeficientWarning, Ridge
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(30, 3))
+    y = X @ np.array([1.0, 2.0, 3.0])
+    with _warnings.catch_warnings():
+        _warnings.simplefilter("error", RankDeficientWarning)
+        Ridge(lam=0.0).fit(X, y)  # tall, full rank: no warning
+    X[:, 2] = X[:, 0] + X[:, 1]
+    with pytest.warns(RankDeficientWarning):
+        Ridge(lam=0.0).fit(X, y)
