@@ -163,6 +163,9 @@ def gbdt_square_loss_monotone(problem, nu, rounds):
     check_monotone_losses(model.train_loss_)
 
 
+#: The estimator's documented floor under which a leaf's curvature counts as zero.
+NEWTON_CURVATURE_FLOOR = 1e-150
+
 #: The binary deviance ln(1 + e^F) - y F has second derivative p (1 - p) <= 1/4, so a step
 #: nu h along the projected negative gradient lowers it by at least nu (1 - nu/8) ||h||^2.
 LOGISTIC_SAFE_STEP = 8.0
@@ -174,7 +177,8 @@ LOGISTIC_SAFE_STEP = 8.0
     statement="With the logistic loss each tree fits the negative gradient y - sigma(F_{m-1}) "
     "(leaf values: mean gradient) and the training deviance never increases for shrinkage "
     "0 < nu <= 8 (the curvature p(1 - p) <= 1/4 bounds the second-order term); the fitted "
-    "model classifies by sigma(F_M).",
+    "model classifies by sigma(F_M); with Newton leaves each leaf holds "
+    "sum w (y - p) / sum w p (1 - p).",
     method=Method.PROPERTY,
     tags=("trees", "gbdt", "bound"),
 )
@@ -194,6 +198,28 @@ def gbdt_logistic_descent(problem, nu, rounds):
     evidence.record("rounds", rounds)
     check_monotone_losses(model.train_loss_)
     check_classifier_outputs(model, X, F)
+    newton = GradientBoostingClassifier(n_estimators=rounds, learning_rate=nu, max_depth=2,
+                                        leaf_update="newton").fit(X, y, sample_weight=w)
+    check_newton_leaves(newton, X, y, w)
+
+
+def check_newton_leaves(model, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> None:
+    """Newton leaf values (two classes): each reached leaf holds sum w (y - p) / sum w p (1 - p)
+    over its training samples, p = sigma(F_{m-1}) rebuilt from the earlier trees (0 where
+    the curvature vanishes); the recorded deviance is that of the rebuilt F."""
+    F = staged_raw(model, X)[:, :, 0]
+    for m, (tree,) in enumerate(model.estimators_):
+        p = expit(F[m])
+        leaves = tree.apply(X)
+        num = np.bincount(leaves, weights=w * (y - p), minlength=tree.tree_.node_count)
+        den = np.bincount(leaves, weights=w * p * (1.0 - p), minlength=tree.tree_.node_count)
+        flat = den[leaves] <= NEWTON_CURVATURE_FLOOR
+        step = np.where(flat, 0.0, num[leaves] / np.where(flat, 1.0, den[leaves]))
+        assert_close(tree.predict(X), step, BOOSTING_ROUNDING,
+                     label="|leaf value - Newton step sum w r / sum w p(1-p)|",
+                     context=f"round {m + 1}: ")
+    deviance = np.average(np.logaddexp(0.0, F) - y * F, weights=w, axis=1)
+    assert_close(model.train_loss_, deviance, BOOSTING_ROUNDING, label="recorded deviance")
 
 
 def check_classifier_outputs(model, X: np.ndarray, F: np.ndarray) -> None:

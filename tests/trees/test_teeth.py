@@ -403,3 +403,19 @@ def test_node_statistics_check_refutes_a_misrecorded_node(field):
         check_node_statistics(model, "gini")
 
     assert_refutes(tampered)
+
+
+def test_newton_leaf_check_refutes_a_wrong_curvature():
+    """Leaves set with p (1 + p) in place of p (1 - p), as a mutant of the loop would."""
+    from properties.trees.gbdt import check_newton_leaves
+
+    @given(problem=binary_problems())
+    def wrong(problem):
+        X, y, w = problem
+        model = GradientBoostingClassifier(n_estimators=3, max_depth=2).fit(X, y, sample_weight=w)
+        for (tree,) in model.estimators_:
+            p = 0.5  # any p in (0, 1): (1 - p) / (1 + p) < 1 rescales every Newton step
+            tree.tree_.value *= (1 - p) / (1 + p)
+        check_newton_leaves(model, X, y, w)
+
+    assert_refutes(wrong)
