@@ -127,6 +127,10 @@ def empirical_rademacher_properties(table, data, gen, scale):
     assert -ENUMERATION_ROUNDING.atol <= r <= 1.0 + ENUMERATION_ROUNDING.atol, r
     assert_close(empirical_rademacher(table[:1]), 0.0, ENUMERATION_ROUNDING,
                  label="R̂ of a single hypothesis")
+    # positively homogeneous, and computed stably up to the largest floats (2^1023: two
+    # such values already sum beyond float64)
+    assert_close(empirical_rademacher(table * 2.0**1023) / 2.0**1023, r, ENUMERATION_ROUNDING,
+                 label="|R̂(2^1023 H) / 2^1023 - R̂(H)|")
     shattered = np.unique(table, axis=0).shape[0] == 2**m
     assert (abs(r - 1.0) <= 1e-12) == shattered, (r, shattered)
     y = data.draw(hnp.arrays(np.int64, m, elements=st.sampled_from([-1, 1])))

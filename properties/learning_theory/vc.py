@@ -285,6 +285,32 @@ def _halfspace_witness_shattered(d: int, claimed: int) -> bool:
     return is_shattered(HalfSpaces(d), witness)
 
 
+def _exact_det(rows: list[list[Fraction]]) -> Fraction:
+    """Determinant by Gaussian elimination in exact rationals."""
+    A = [list(r) for r in rows]
+    n, det = len(A), Fraction(1)
+    for c in range(n):
+        pivot = next((r for r in range(c, n) if A[r][c] != 0), None)
+        if pivot is None:
+            return Fraction(0)
+        if pivot != c:
+            A[c], A[pivot] = A[pivot], A[c]
+            det = -det
+        det *= A[c][c]
+        for r in range(c + 1, n):
+            f = A[r][c] / A[c][c]
+            A[r] = [a - f * b for a, b in zip(A[r], A[c], strict=True)]
+    return det
+
+
+def in_general_position(X: np.ndarray) -> bool:
+    """Whether every d + 1 of the points are affinely independent (exact rationals)."""
+    P = [[Fraction(float(v)) for v in row] for row in X]
+    d = X.shape[1]
+    return all(_exact_det([[P[i][k] - P[s[0]][k] for k in range(d)] for i in s[1:]]) != 0
+               for s in itertools.combinations(range(len(P)), d + 1))
+
+
 def check_halfspace_vc(d: int, X: np.ndarray, *, claimed: int,
                        partition: Callable[[np.ndarray], RadonPartition] = radon_partition,
                        ) -> None:
@@ -305,7 +331,14 @@ def check_halfspace_vc(d: int, X: np.ndarray, *, claimed: int,
         assert not cls.realizes(X, part.labels), (
             f"d={d}: the separability decision realises the certified Radon labelling "
             f"{part.labels} on {X.tolist()}")
-    assert not is_shattered(cls, X), f"d={d}: {X.shape[0]} points shattered: {X.tolist()}"
+    count = dichotomies(cls, X).shape[0]
+    assert count < 2 ** X.shape[0], f"d={d}: {X.shape[0]} points shattered: {X.tolist()}"
+    if X.shape[0] == d + 2 and in_general_position(X):
+        # Cover's count 2 sum_{k<=d} C(m-1, k) = 2^(d+2) - 2: only the Radon labelling and
+        # its negation fail (so the decision must also *realise* all the others).
+        assert count == 2 ** (d + 2) - 2, (f"d={d}: {count} dichotomies of {d + 2} points in "
+                                           f"general position, Cover's count is "
+                                           f"{2 ** (d + 2) - 2}: {X.tolist()}")
 
 
 #: A degenerate set (coplanar, a duplicate, a point 2^-24 away) on which a floating-point
