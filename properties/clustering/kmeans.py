@@ -142,7 +142,9 @@ def empty_cluster_as_written(X, k, seed):
     "an update step increases E (7.16), no partition repeats, and the loop stops by itself "
     "(no mean changes) at a fixed point: every sample is nearest to its mean and every mean "
     "is its cluster's mean. Checked on the objective the loop recorded after every step, "
-    "recomputed from the recorded partitions and means.",
+    "recomputed from the recorded partitions and means. With the relocation rule and at "
+    "least k distinct samples the output is a partition into k non-empty clusters (Alg.1's "
+    "Out).",
     method=Method.PROPERTY,
     tags=("clustering", "kmeans", "monotone"),
 )
@@ -150,12 +152,20 @@ def empty_cluster_as_written(X, k, seed):
        init=st.sampled_from(["random", "k-means++", "duplicated"]),
        rule=st.sampled_from(["relocate", "keep"]), seed=st.integers(0, 2**32 - 1))
 @example(X=TWO_EQUAL_MEANS, k=6, init="random", rule="relocate", seed=0)
+@example(X=np.array([[0.0], [1.0], [5.0]]), k=3, init=np.array([[0.5], [0.5], [5.0]]),
+         rule="relocate", seed=0)  # the empty cluster's only donor has two samples
 def monotone_termination(X, k, init, rule, seed):
     k = min(k, X.shape[0])
-    start = (_initial_means(X, k, seed, init) if init != "k-means++" else "k-means++")
+    if isinstance(init, np.ndarray):  # pinned initial means
+        start = init
+    else:
+        start = _initial_means(X, k, seed, init) if init != "k-means++" else "k-means++"
     est = silenced(KMeans(k, init=start, empty_cluster=rule, keep_history=True,
                           max_iter=1000, random_state=seed).fit, X)
     check_kmeans_trace(kmeans_trace(est, X))
+    if rule == "relocate" and np.unique(X, axis=0).shape[0] >= k:
+        sizes = np.bincount(est.labels_, minlength=k)
+        assert np.all(sizes > 0), f"relocation left clusters empty: sizes {sizes.tolist()}"
     evidence.worst("iterations to stop", est.n_iter_)
     evidence.worst("samples moved into empty clusters", est.n_relocated_)
 
