@@ -194,7 +194,8 @@ def _continuous_cases(seed: int):
     statement="From the same initial means, Algorithm 1 gives the partition, the means, E "
     "and the number of rounds of scikit-learn's KMeans(init=means, n_init=1, "
     "algorithm='lloyd', tol=0) on iris, wine, digits (jittered by 1e-9 of each feature's "
-    "spread to break exact distance ties) and Gaussian blobs.",
+    "spread to break exact distance ties) and Gaussian blobs; new samples go to the same "
+    "nearest mean (predict).",
     method=Method.REFERENCE,
     tags=("clustering", "kmeans", "real-data"),
 )
@@ -215,4 +216,6 @@ def reference(rng, scale):
                          scale=size, label="|means - sklearn| / max|x|")
             assert_close(ours.inertia_, theirs.inertia_, SAME_LLOYD_RUN,
                          label="|E - sklearn inertia|")
+            Z = X[::-1] + 0.5 * X.std(axis=0) * rng.standard_normal(X.shape)
+            assert np.array_equal(ours.predict(Z), theirs.predict(Z)), f"{name}: predict"
             evidence.add_examples()
