@@ -13,6 +13,7 @@ means).
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 from hypothesis import example, given
@@ -166,12 +167,31 @@ def mixture_as_written(mix, raw):
     "two-step generative process (pick component i with probability alpha_i, then draw "
     "from N(mu_i, Sigma_i)) has density p_M: the frequency of every drawn half-space "
     "{w^T x <= c} matches sum_i alpha_i Phi((c - w^T mu_i) / sqrt(w^T Sigma_i w)), decided "
-    "by Clopper-Pearson at 1 - 1e-6 in both directions.",
+    "by Clopper-Pearson at 1 - 1e-6 in both directions. The mixture clustering takes "
+    "starting coefficients only with that condition (a sum off 1 by 1e-6 is refused, by "
+    "rounding 1e-12 accepted).",
     method=Method.SIMULATION,
     tags=("clustering", "gmm", "simulation"),
 )
 def mixture_7_18(rng, scale):
     check_generative(rng, scale)
+    check_coefficients_on_simplex(rng)
+
+
+def check_coefficients_on_simplex(rng) -> None:
+    """``weights_init`` must sum to 1 (up to rounding): the condition (7.18) leaves out."""
+    X = rng.normal(size=(20, 2))
+    X[10:] += 4.0
+    for off, accepted in ((1e-12, True), (1e-6, False), (1.0, False)):
+        est = GaussianMixtureClustering(2, weights_init=[0.5, 0.5 + off], max_iter=2)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                est.fit(X)
+            refused = False
+        except ValueError as exc:
+            refused = "weights_init" in str(exc)
+        assert refused != accepted, f"coefficients summing to 1 + {off:g}: refused={refused}"
 
 
 def check_generative(rng, scale, sampler=sample_mixture) -> None:
