@@ -218,7 +218,10 @@ def classify_by_projection(X, labels, queries, reg):
     m, d = X.shape
     lab = labels[:m].copy()
     lab[:2], lab[2:4] = 0, 1
-    assume(np.unique(X, axis=0).shape[0] == m)
+    # points the kernel tells apart (x = 1e-300 and x = 0 are one point to it: N = 0):
+    # the first coordinates are spread 0.3 apart, the drawn ones move them by < 0.1 each
+    X = X.copy()
+    X[:, 0] = 0.3 * np.arange(m) + 0.05 * np.tanh(X[:, 0])
     names = np.array(["no", "yes"])
     model = KernelLDA(reg=reg, kernel="rbf", kernel_params={"sigma": 1.0}).fit(X, names[lab])
     Q = np.vstack([X, queries[:, :d]])
