@@ -212,6 +212,12 @@ def _validate(
         raise ValueError(f"claim {id}: corrected_by only goes with expect=Expect.REFUTED")
     if corrected_by == id:
         raise ValueError(f"claim {id}: corrected_by must name a different claim")
+    if expect is Expect.REFUTED and kind is None:
+        raise ValueError(
+            f"claim {id}: an expected refutation needs kind=<mltheory.ErratumKind> (what "
+            "kind of mistake the note makes: SYMBOL, CONSTANT, TERM, OVERCLAIM, CODE, "
+            "MISSING_CONDITION or SHORTHAND)"
+        )
     if kind is not None:
         if not isinstance(kind, ErratumKind):
             raise TypeError(f"claim {id}: kind must be a mltheory.ErratumKind, got {kind!r}")
@@ -256,7 +262,7 @@ def claim(
     explanation : str
         For errata: what exactly is wrong in the note, in one or two sentences.
     kind : ErratumKind, optional
-        With ``Expect.REFUTED``: what kind of mistake it is (wrong symbol, constant,
+        Required with ``Expect.REFUTED``: what kind of mistake it is (wrong symbol, constant,
         term, overclaim, code bug; or a missing condition / shorthand, which the report
         lists apart from the outright errors).
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from mltheory import Expect, Method, claim
+from mltheory import ErratumKind, Expect, Method, claim
 from mltheory.claims import get_claim, registered_claims, unregister, validate_registry
 from mltheory.runner import select
 
@@ -72,6 +72,9 @@ def test_an_expected_refutation_needs_a_correction():
     with pytest.raises(ValueError, match="only goes with"):
         claim(id="scratch.e", source="001 §二", statement="a statement long enough",
               method=Method.PROPERTY, corrected_by="scratch.x")
+    with pytest.raises(ValueError, match="needs kind="):  # errata say what kind of mistake
+        claim(id="scratch.e", source="001 §二", statement="a statement long enough",
+              method=Method.PROPERTY, expect=Expect.REFUTED, corrected_by="scratch.x")
     with pytest.raises(TypeError, match="Method"):
         claim(id="scratch.e", source="001 §二", statement="a statement long enough",
               method="PROPERTY")
@@ -79,7 +82,7 @@ def test_an_expected_refutation_needs_a_correction():
 
 def test_a_dangling_correction_is_reported(scratch_ids):
     _declare("scratch.erratum", scratch_ids, expect=Expect.REFUTED,
-             corrected_by="scratch.missing")
+             corrected_by="scratch.missing", kind=ErratumKind.SYMBOL)
     with pytest.raises(ValueError, match="scratch.missing"):
         validate_registry([get_claim("scratch.erratum")])
 

@@ -11,7 +11,7 @@ from mltheory.cli import main
 
 USER_MODULE = textwrap.dedent('''
     from hypothesis import given, strategies as st
-    from mltheory import Expect, Method, claim
+    from mltheory import ErratumKind, Expect, Method, claim
 
     @claim(id="usercheck.squares_nonnegative", source="003 §9.1",
            statement="A square of a real number is never negative.",
@@ -22,7 +22,7 @@ USER_MODULE = textwrap.dedent('''
 
     @claim(id="usercheck.squares_below_x", source="003 §9.2",
            statement="(A wrong note) x^2 <= x for every real x.",
-           method=Method.PROPERTY, expect=Expect.REFUTED,
+           method=Method.PROPERTY, expect=Expect.REFUTED, kind=ErratumKind.OVERCLAIM,
            corrected_by="usercheck.squares_nonnegative")
     @given(x=st.floats(-1e6, 1e6))
     def squares_below_x(x):

@@ -141,9 +141,10 @@ BAD_MODULES = {
                            "claims module 'usermod_rob_bad': cannot import it: no module "
                            "named 'no_such_dependency_xyz'"),
     "dangling_correction": (textwrap.dedent('''
-        from mltheory import Expect, Method, claim
+        from mltheory import ErratumKind, Expect, Method, claim
         @claim(id="robcheck.bad_erratum", source="003 §9.1", statement="A wrong statement.",
-               method=Method.ENUMERATION, expect=Expect.REFUTED, corrected_by="robcheck.nope")
+               method=Method.ENUMERATION, expect=Expect.REFUTED, corrected_by="robcheck.nope",
+               kind=ErratumKind.SYMBOL)
         def bad():
             assert False
     '''), "inconsistent claim registry: robcheck.bad_erratum: corrected_by 'robcheck.nope' "

@@ -25,7 +25,7 @@ PAR_MODULE = textwrap.dedent('''
     import warnings
     import numpy as np
     from hypothesis import given, strategies as st
-    from mltheory import Expect, Method, SkipClaim, claim, evidence
+    from mltheory import ErratumKind, Expect, Method, SkipClaim, claim, evidence
 
     @claim(id="parcheck.squares", source="003 §9.1", statement="A square is never negative.",
            method=Method.PROPERTY)
@@ -42,7 +42,8 @@ PAR_MODULE = textwrap.dedent('''
         evidence.note(f"mean {np.mean(rng.normal(size=10)):.6f}")
 
     @claim(id="parcheck.wrong", source="003 §9.3", statement="(wrong) x <= 17 for every x.",
-           method=Method.PROPERTY, expect=Expect.REFUTED, corrected_by="parcheck.squares")
+           method=Method.PROPERTY, expect=Expect.REFUTED, corrected_by="parcheck.squares",
+           kind=ErratumKind.CONSTANT)
     @given(x=st.integers(0, 1000))
     def wrong(x):
         assert x <= 17, f"x = {x}"

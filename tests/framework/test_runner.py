@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mltheory import Expect, Method, SkipClaim, Verdict, claim, evidence
+from mltheory import ErratumKind, Expect, Method, SkipClaim, Verdict, claim, evidence
 from mltheory.claims import get_claim, unregister
 from mltheory.report import build_document, render_markdown
 from mltheory.runner import run_claim, run_claims
@@ -58,7 +58,8 @@ def test_a_false_claim_fails_with_the_shrunk_counterexample(declare):
 def test_an_expected_refutation_found_is_an_erratum_confirmed(declare):
     declare("scratch.fix", _true_property)
     r = run_claim(declare("scratch.erratum", _false_property, expect=Expect.REFUTED,
-                          corrected_by="scratch.fix", explanation="wrong bound"))
+                          corrected_by="scratch.fix", explanation="wrong bound",
+                          kind=ErratumKind.CONSTANT))
     assert r.verdict is Verdict.ERRATUM_CONFIRMED and r.passed
     assert "x = 17" in r.counterexample
 
@@ -66,7 +67,7 @@ def test_an_expected_refutation_found_is_an_erratum_confirmed(declare):
 def test_an_expected_refutation_not_found_means_no_teeth(declare):
     declare("scratch.fix2", _true_property)
     r = run_claim(declare("scratch.toothless", _true_property, expect=Expect.REFUTED,
-                          corrected_by="scratch.fix2"))
+                          corrected_by="scratch.fix2", kind=ErratumKind.CONSTANT))
     assert r.verdict is Verdict.NOT_REFUTED and not r.passed
 
 
@@ -154,6 +155,7 @@ def test_the_report_shows_summary_errata_counterexample_and_correction(declare):
     declare("scratch.fixed", _true_property, statement="the corrected statement text")
     declare("scratch.wrong", _false_property, expect=Expect.REFUTED,
             corrected_by="scratch.fixed", explanation="the bound is off by a lot",
+            kind=ErratumKind.CONSTANT,
             statement="the note's statement text", source="003 §4.2 (4.9)")
     declare("scratch.broken", _false_property, source="002 'Pocket PLA'")
     rep = run_claims([get_claim(i) for i in ("scratch.fixed", "scratch.wrong", "scratch.broken")])
@@ -249,8 +251,6 @@ def test_a_bound_claim_that_records_no_headroom_is_an_error(declare):
 
 
 def test_an_erratum_records_its_kind_and_only_errata_take_one(declare):
-    from mltheory import ErratumKind
-
     def fails():
         raise AssertionError("as printed, false")
 
