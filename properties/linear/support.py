@@ -70,6 +70,26 @@ def penalised_objective(A: np.ndarray, y: np.ndarray, w: np.ndarray, l1: float =
 RECOMPUTED = Tolerance(rtol=1e-9, atol=1e-9,
                        reason="the same log-likelihood summed in another order: rounding "
                        "~ N eps times its terms")
+#: The likelihood estimators' default tolerance: Newton stops once half the squared Newton
+#: decrement g^T H^-1 g is at most NEWTON_TOL * N (the symmetric softmax's polish likewise).
+NEWTON_TOL = 1e-10
+#: Largest eigenvalue of Var T(y) per unit of ||x||^2: Bernoulli p(1 - p) <= 1/4; the
+#: multinomial diag(p) - p p^T has eigenvalues <= max p <= 1 (Gaussian: sigma^2, passed in).
+VARIANCE_BOUND = {"bernoulli": 0.25, "categorical": 1.0}
+
+
+def newton_score_bound(Xh: np.ndarray, variance_bound: float, lam: float = 0.0,
+                       tol: float = NEWTON_TOL) -> float:
+    """Largest |score| a fit stopped by the decrement test may leave, in any component.
+
+    ``g^T H^-1 g <= 2 tol N`` gives ``||g||_2 <= sqrt(2 tol N lambda_max(H))``, and
+    ``lambda_max(H) <= variance_bound * sum_i ||x_i||^2 + lam``. (The extra full step the
+    solvers take after the test usually squares this; the bound does not count on it.)
+    """
+    n = Xh.shape[0]
+    return float(np.sqrt(2.0 * tol * n * (variance_bound * float(np.sum(Xh * Xh)) + lam)))
+
+
 #: Design condition numbers up to which two optimisers stopped near 1e-12 N in objective
 #: pin the maximum-likelihood probabilities to ~1e-4; beyond, only likelihood values and
 #: score certificates are compared (the likelihood is nearly flat along ill-conditioned
