@@ -568,18 +568,33 @@ def _make_copy(where: Path, site: Site | None) -> Path:
     return root
 
 
+#: Process groups of the running workers, killed if the run itself is stopped.
+_LIVE: set[int] = set()
+
+
+def _kill_live() -> None:
+    for pid in list(_LIVE):
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
 def _run_process(cmd: list[str], env: dict, cwd: Path, timeout: float) -> tuple[int | None, str]:
     """Run in a new session; kill the whole group on timeout. (returncode or None, stderr)."""
     proc = subprocess.Popen(
         cmd, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         start_new_session=True, text=True,
     )
+    _LIVE.add(proc.pid)
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
         return None, ""
+    finally:
+        _LIVE.discard(proc.pid)
     if GUARD_MARK in err:
         raise SystemExit(f"mutate: the copy's algorithms package was not the one imported:\n{err}")
     return proc.returncode, (out + err)[-2000:]
@@ -855,11 +870,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _worker(w.parse_args(argv[1:]))
     args = _parse(argv)
     global SOURCE_ROOT
+    # stopped (kill, Ctrl-C): end the workers' process groups and remove the copies
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     with tempfile.TemporaryDirectory(prefix="mutate-snapshot-") as tmp:
         SOURCE_ROOT = Path(args.source).resolve() if args.source else snapshot(Path(tmp))
         try:
             return _main(args)
         finally:
+            _kill_live()
             SOURCE_ROOT = REPO
 
 
@@ -895,11 +913,17 @@ def _main(args: argparse.Namespace) -> int:
         fr = FamilyResult(family, len(all_sites[family]))
         with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
             futures = {pool.submit(run_mutant, s, base, run_args): s for s in sites}
-            for fut in concurrent.futures.as_completed(futures):
-                o = fut.result()
-                fr.outcomes.append(o)
-                log(f"{family} [{len(fr.outcomes)}/{len(sites)}] {o.site.id}: {o.status} "
-                    f"{o.detail[:100]} ({o.seconds:.0f} s, {o.claims_run} claims)")
+            try:
+                for fut in concurrent.futures.as_completed(futures):
+                    o = fut.result()
+                    fr.outcomes.append(o)
+                    log(f"{family} [{len(fr.outcomes)}/{len(sites)}] {o.site.id}: {o.status} "
+                        f"{o.detail[:100]} ({o.seconds:.0f} s, {o.claims_run} claims)")
+            except BaseException:
+                for f in futures:
+                    f.cancel()
+                _kill_live()  # before the pool waits for its threads
+                raise
         fr.outcomes.sort(key=lambda o: (o.site.path, o.site.index))
         if not args.no_tests:
             for o in [o for o in fr.outcomes if o.status == "survived"]:
