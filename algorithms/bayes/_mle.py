@@ -43,6 +43,11 @@ __all__ = [
 
 _LOG_2PI = np.log(2.0 * np.pi)
 
+#: The objective of :func:`maximum_likelihood` where the log-likelihood overflows, and
+#: how many times the optimiser is restarted from its last point while it still improves.
+_WORST_OBJECTIVE = 1e300
+_MAX_RESTARTS = 5
+
 #: Largest number of values of a categorical variable (a table of 2^24 float64 counts,
 #: 128 MiB); more is refused rather than allocated.
 MAX_VALUES = 2**24
@@ -176,10 +181,23 @@ def maximum_likelihood(
     data = check_array_argument(data, "data", real=True)
     t0 = check_array_argument(theta0, "theta0", ndim=1, real=True)
     tol = check_real(tol, "tol", low=0.0, low_open=True)
-    res = scipy.optimize.minimize(lambda t: -float(np.sum(log_pdf(data, t))), t0,
-                                  method="L-BFGS-B", bounds=bounds,
-                                  options={"ftol": tol, "gtol": tol, "maxiter": 10_000})
-    return np.asarray(res.x)
+
+    def objective(t: np.ndarray) -> float:
+        with np.errstate(all="ignore"):
+            value = -float(np.sum(log_pdf(data, t)))
+        # a step of the line search into overflow (a scale parameter's exp) is a step
+        # to a worse point, not a NaN that ends the search
+        return value if np.isfinite(value) else _WORST_OBJECTIVE
+
+    best = t0
+    for _ in range(_MAX_RESTARTS):  # restarting resets the quasi-Newton memory
+        res = scipy.optimize.minimize(objective, best, method="L-BFGS-B", bounds=bounds,
+                                      options={"ftol": tol, "gtol": tol, "maxiter": 10_000})
+        improved = objective(best) - res.fun > tol * max(1.0, abs(res.fun))
+        best = np.asarray(res.x)
+        if res.success and not improved:
+            break
+    return best
 
 
 class GaussianBayesClassifier(BayesClassifierBase):
