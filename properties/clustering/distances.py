@@ -77,6 +77,11 @@ def minkowski_metric_7_11(t, p, weighted, seed):
             raw[0] = 0.0  # an attribute of no importance
         weights = raw / raw.sum()
     _check_minkowski(t, p, weights)
+    rows = minkowski_distance(np.stack([t.x, t.y]), np.stack([t.z, t.z]), p, weights=weights)
+    assert np.shape(rows) == (2,), f"two stacked pairs gave {rows!r}, not two distances"
+    assert_close(rows, [minkowski_distance(t.x, t.z, p, weights=weights),
+                        minkowski_distance(t.y, t.z, p, weights=weights)], EXACT_ARITHMETIC,
+                 label="|stacked rows - pair by pair|")
     if weights is not None and not math.isinf(p):
         direct = float(np.sum(weights * np.abs(t.x - t.z) ** p) ** (1.0 / p))
         assert_close(minkowski_distance(t.x, t.z, p, weights=weights), direct,
