@@ -141,16 +141,18 @@ def glm_hessian(Xh: np.ndarray, V: np.ndarray) -> np.ndarray:
 
 
 def _solve_spd(H: np.ndarray, g: np.ndarray) -> np.ndarray:
-    """Solve ``H x = g`` for symmetric PSD ``H``; add growing jitter if Cholesky fails."""
-    scale = max(float(np.trace(H)) / H.shape[0], 1.0)
-    jitter = 0.0
-    for _ in range(12):
-        try:
-            A = H if jitter == 0.0 else H + jitter * np.eye(H.shape[0])
-            return scipy.linalg.cho_solve(scipy.linalg.cho_factor(A), g)
-        except np.linalg.LinAlgError:
-            jitter = scale * (1e-12 if jitter == 0.0 else jitter / scale * 100.0)
-    return scipy.linalg.lstsq(H, g)[0]
+    """Solve ``H x = g`` for symmetric PSD ``H``: Cholesky, or, when ``H`` is numerically
+    singular, the minimum-norm least-squares solution (SVD-based).
+
+    The minimum-norm step leaves the null directions alone and takes the full Newton step
+    along every direction of positive curvature, however small (an absolute jitter would
+    swamp the curvature of a feature of small scale and turn Newton into slow gradient
+    steps along it).
+    """
+    try:
+        return scipy.linalg.cho_solve(scipy.linalg.cho_factor(H), g)
+    except np.linalg.LinAlgError:
+        return scipy.linalg.lstsq(H, g, lapack_driver="gelsd")[0]
 
 
 def fit_glm_newton(

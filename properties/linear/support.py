@@ -156,6 +156,8 @@ def no_finite_mle(Xh: np.ndarray, codes: np.ndarray, n_classes: int) -> bool:
     ``x_i^T (w_{y_i} - w_k) = t_ik >= 0`` and some ``t_ik > 0`` (margins capped at 1)."""
     import scipy.optimize
 
+    top = np.max(np.abs(Xh), axis=0)
+    Xh = Xh / np.where(top > 0, top, 1.0)  # column units do not change separability
     n, p = Xh.shape
     K = int(n_classes)
     pairs = [(i, k) for i in range(n) for k in range(K) if k != codes[i]]
