@@ -140,19 +140,51 @@ def glm_hessian(Xh: np.ndarray, V: np.ndarray) -> np.ndarray:
     return H.reshape(p * q, p * q)
 
 
-def _solve_spd(H: np.ndarray, g: np.ndarray) -> np.ndarray:
-    """Solve ``H x = g`` for symmetric PSD ``H``: Cholesky, or, when ``H`` is numerically
-    singular, the minimum-norm least-squares solution (SVD-based).
-
-    The minimum-norm step leaves the null directions alone and takes the full Newton step
-    along every direction of positive curvature, however small (an absolute jitter would
-    swamp the curvature of a feature of small scale and turn Newton into slow gradient
-    steps along it).
-    """
+def _unit_diagonal_solve(A: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    """Solve ``A x = b`` for symmetric PD ``A`` by Cholesky of ``D A D`` (unit diagonal,
+    ``D = diag(A)^{-1/2}``), or None when a pivot is at rounding level (rank-deficient)."""
+    d = 1.0 / np.sqrt(np.diag(A))
     try:
-        return scipy.linalg.cho_solve(scipy.linalg.cho_factor(H), g)
+        factor = scipy.linalg.cho_factor(A * d[:, None] * d[None, :])
     except np.linalg.LinAlgError:
-        return scipy.linalg.lstsq(H, g, lapack_driver="gelsd")[0]
+        return None
+    if float(np.min(np.abs(np.diag(factor[0])))) ** 2 <= A.shape[0] * np.finfo(float).eps:
+        return None
+    return d * scipy.linalg.cho_solve(factor, d * b)
+
+
+def _solve_spd(H: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """Solve ``H x = g`` for symmetric PSD ``H``, deciding its rank scale-free.
+
+    ``H`` is scaled to unit diagonal (``Hs = D H D``, ``D = diag(H)^{-1/2}``) before it is
+    factorised, so a feature of tiny scale keeps its full Newton step (an absolute
+    cut-off or jitter would swamp its small curvature and turn Newton into slow gradient
+    steps along it). When ``Hs`` is numerically singular (collinear features), the step
+    is the minimum-norm solution in the original coordinates: it lies in the range of
+    ``H``, spanned by ``E = D^{-1} Q`` for the eigenvectors ``Q`` of ``Hs`` with
+    non-negligible eigenvalues ``w``, so ``x = E c`` with ``(E^T E) c = w^{-1} Q^T D g``.
+    Null directions, which change neither the objective nor the fitted values, are left
+    alone, and collinear features of very different scales do not get weights of order
+    1/scale. Coordinates with no curvature at all do not move.
+    """
+    step = np.zeros_like(g)
+    curved = np.diag(H) > 0
+    if not curved.any():
+        return step
+    Hc, gc = H[np.ix_(curved, curved)], g[curved]
+    x = _unit_diagonal_solve(Hc, gc)
+    if x is None:
+        d = 1.0 / np.sqrt(np.diag(Hc))
+        w, Q = np.linalg.eigh(Hc * d[:, None] * d[None, :])
+        keep = w > Hc.shape[0] * np.finfo(float).eps * max(float(w[-1]), 0.0)
+        E = Q[:, keep] / d[:, None]
+        y = (Q[:, keep].T @ (d * gc)) / w[keep]
+        c = _unit_diagonal_solve(E.T @ E, y)
+        if c is None:  # E has orthonormal columns up to a row scaling: not expected
+            c = scipy.linalg.lstsq(E.T @ E, y)[0]
+        x = E @ c
+    step[curved] = x
+    return step
 
 
 def fit_glm_newton(

@@ -194,3 +194,17 @@ def test_log_linear_regression_requires_positive_targets(bad):
     X = np.arange(6.0).reshape(3, 2)
     with pytest.raises(ValueError, match="strictly positive"):
         LogLinearRegression().fit(X, [1.0, bad, 2.0])
+
+
+def test_newton_on_collinear_features_of_very_different_scales_takes_the_minimum_norm_step():
+    # seed 1 of linear.glm_newton_increases_likelihood_2_2: two identical rows [1, 1.78e-118]
+    # make the Hessian rank one; a step decided on the raw Hessian gave the tiny feature a
+    # weight of 2e118 (past coef_cap: "not converged"). The minimum-norm maximiser puts
+    # natural weights (2, 2 * 1.78e-118) and bias 2 on the design (sigma^2 = 1/4).
+    a = 1.78496717e-118
+    X = np.array([[1.0, a], [1.0, a]])
+    glm = GeneralizedLinearModel(family="gaussian", lam=0.0, sigma=0.5).fit(X, [1.5, 0.5])
+    assert glm.converged_ and glm.n_iter_ <= 3
+    np.testing.assert_allclose(glm.coef_[0], [2.0, 2.0 * a], rtol=1e-12)
+    np.testing.assert_allclose(glm.intercept_, [2.0], rtol=1e-12)
+    np.testing.assert_allclose(glm.predict(X), [1.0, 1.0], rtol=1e-12)
