@@ -54,8 +54,13 @@ class ExponentialFamily:
 
     def log_density(self, y: np.ndarray, eta: np.ndarray) -> np.ndarray:
         """``ln p(y; eta) = ln b(y) + eta . T(y) - a(eta)``, shape (N,)."""
-        T = self.sufficient_statistic(y)
-        return self.log_base_measure(y) + np.sum(eta * T, axis=1) - self.log_partition(eta)
+        return self.log_base_measure(y) + self.natural_terms(eta, self.sufficient_statistic(y))
+
+    def natural_terms(self, eta: np.ndarray, T: np.ndarray) -> np.ndarray:
+        """``eta . T - a(eta)`` per sample, shape (N,). Families whose two parts cancel
+        (a well-fitted sample with a large score) override it with a cancellation-free
+        form."""
+        return np.sum(eta * T, axis=1) - self.log_partition(eta)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -118,6 +123,10 @@ class BernoulliFamily(ExponentialFamily):
     def log_partition(self, eta: np.ndarray) -> np.ndarray:
         return np.logaddexp(0.0, eta[:, 0])
 
+    def natural_terms(self, eta: np.ndarray, T: np.ndarray) -> np.ndarray:
+        # eta T - ln(1 + e^eta) = -ln(1 + e^{(1 - 2T) eta}) for T in {0, 1}: no cancellation
+        return -np.logaddexp(0.0, (1.0 - 2.0 * T[:, 0]) * eta[:, 0])
+
     def mean(self, eta: np.ndarray) -> np.ndarray:
         return expit(eta)
 
@@ -161,6 +170,11 @@ class CategoricalFamily(ExponentialFamily):
 
     def log_partition(self, eta: np.ndarray) -> np.ndarray:
         return logsumexp(self._full(eta), axis=1)
+
+    def natural_terms(self, eta: np.ndarray, T: np.ndarray) -> np.ndarray:
+        # eta_y - logsumexp(eta) = -logsumexp(eta - eta_y): no cancellation of large scores
+        observed = np.sum(eta * T, axis=1, keepdims=True)
+        return -logsumexp(self._full(eta) - observed, axis=1)
 
     def probabilities(self, eta: np.ndarray) -> np.ndarray:
         """All K class probabilities, shape (N, K)."""

@@ -223,7 +223,7 @@ def fit_glm_newton(
 
     def evaluate(Bc: np.ndarray) -> tuple[float, float, np.ndarray]:
         eta = Xh @ Bc
-        ll = float(np.sum(eta * T) - np.sum(family.log_partition(eta))) + log_base
+        ll = float(np.sum(family.natural_terms(eta, T))) + log_base
         pen = 0.5 * lam * float(np.sum((mask[:, None] * Bc) ** 2))
         return ll, pen - ll, eta
 
