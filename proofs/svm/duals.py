@@ -93,7 +93,9 @@ def soft_dual_derivation_4_31():
     d.verify()
 
 
-def _svr_derivation(printed: bool) -> Derivation:
+def _svr_symbols():
+    """The SVR Lagrangian's symbols: w, the multipliers a and a_hat, the slacks xi and
+    xi_hat, the targets y, epsilon, and the model f(i) = w^T x_i + b."""
     w = sp.Matrix([sp.Symbol(f"w{k}", real=True) for k in range(D)])
     a = sp.symbols("a0:3", nonnegative=True)
     ah = sp.symbols("ah0:3", nonnegative=True)
@@ -104,6 +106,12 @@ def _svr_derivation(printed: bool) -> Derivation:
 
     def f(i):
         return (w.T * X[i, :].T)[0] + BETA
+
+    return w, a, ah, xi, xh, y, eps, f
+
+
+def _svr_derivation(printed: bool) -> Derivation:
+    w, a, ah, xi, xh, y, eps, f = _svr_symbols()
 
     L = (w.dot(w) / 2 + C * sum(xi[i] + xh[i] for i in range(M))
          - sum((C - a[i]) * xi[i] for i in range(M)) - sum((C - ah[i]) * xh[i] for i in range(M))
@@ -133,18 +141,9 @@ def _svr_lagrangian_as_printed() -> Derivation:
     """(4.37) with its bracket as printed: 'C sum_i (xi_i + xh_i - sum mu xi - sum mu_hat xh'
     opens after C sum_i and is closed (at the latest) after the mu_hat sum, so the
     multiplier terms sit inside C sum_i; then the slack stationarity of (4.38) is checked."""
-    w = sp.Matrix([sp.Symbol(f"w{k}", real=True) for k in range(D)])
-    a = sp.symbols("a0:3", nonnegative=True)
-    ah = sp.symbols("ah0:3", nonnegative=True)
+    w, a, ah, xi, xh, y, eps, f = _svr_symbols()
     mu = sp.symbols("mu0:3", nonnegative=True)
     muh = sp.symbols("muh0:3", nonnegative=True)
-    xi = sp.symbols("xi0:3", nonnegative=True)
-    xh = sp.symbols("xh0:3", nonnegative=True)
-    y = sp.symbols("y0:3", real=True)
-    eps = sp.Symbol("epsilon", nonnegative=True)
-
-    def f(i):
-        return (w.T * X[i, :].T)[0] + BETA
 
     inner = sum(mu[k] * xi[k] for k in range(M)) + sum(muh[k] * xh[k] for k in range(M))
     L = (w.dot(w) / 2 + C * sum(xi[i] + xh[i] - inner for i in range(M))
