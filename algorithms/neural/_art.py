@@ -1,0 +1,3 @@
+"""Placeholder: filled in by issue 14 (003 Chapter 3)."""
+
+__all__: list[str] = []

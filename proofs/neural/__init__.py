@@ -1,0 +1,1 @@
+"""Symbolic derivations of 003 Chapter 3 (neural networks)."""

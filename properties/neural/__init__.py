@@ -1,0 +1,1 @@
+"""Claims of 003 Chapter 3 (neural networks)."""
