@@ -524,6 +524,48 @@ def check_shift_invariance(Z: np.ndarray, shift: float,
     assert_close(probs, reference[0], LINEAR_ALGEBRA, label="fitted-model path vs reference")
 
 
+#: Strategies of the fitted reference-model claim (shared with its teeth test).
+REFERENCE_FIT_CASES = dict(data=overlapping_classification_datasets(min_classes=2, max_classes=4))
+
+
+def library_reference_softmax_fit(X, y) -> SoftmaxRegression:
+    return quietly(SoftmaxRegression(parametrisation="reference").fit, X, y)
+
+
+def check_reference_fit(data, fit=library_reference_softmax_fit) -> None:
+    """``fit(X, y)``, the maximum-likelihood softmax model in the reference
+    parametrisation, holds K-1 weight vectors and intercepts (reference class
+    ``classes_[-1]``, the last, scores 0), and its probabilities have the log-ratios
+    ln(p_k / p_K) = w_k.x + b_k of 004 §3.3."""
+    model = fit(data.X, data.y)
+    K, d = model.classes_.size, data.X.shape[1]
+    coef, intercept = np.atleast_2d(model.coef_), np.atleast_1d(model.intercept_)
+    if coef.shape != (K - 1, d) or intercept.shape != (K - 1,):
+        raise AssertionError(f"K = {K} classes, d = {d} features: reference parametrisation "
+                             f"with coef_ {coef.shape} and intercept_ {intercept.shape}, "
+                             f"expected ({K - 1}, {d}) and ({K - 1},)")
+    if model.reference_class_ != model.classes_[-1]:
+        raise AssertionError(f"reference class {model.reference_class_!r}, expected the last "
+                             f"class {model.classes_[-1]!r}")
+    P = model.predict_proba(data.X)
+    assert_close(np.log(P[:, :-1]) - np.log(P[:, -1:]), data.X @ coef.T + intercept,
+                 LINEAR_ALGEBRA, label="ln(p_k / p_K) vs w_k.x + b_k")
+
+
+@claim(
+    id="linear.softmax_reference_fit_3_3",
+    source="004 §3.3",
+    statement="The maximum-likelihood softmax model in the reference parametrisation has K-1 "
+    "weight vectors w_k (with intercepts b_k), one per class k < K, and the fitted "
+    "probabilities satisfy ln(p(y=k|x) / p(y=K|x)) = w_k.x + b_k against the last class K.",
+    method=Method.PROPERTY,
+    tags=("linear", "softmax"),
+)
+@given(**REFERENCE_FIT_CASES)
+def softmax_reference_fit_3_3(data):
+    check_reference_fit(data)
+
+
 #: Strategies of the parametrisation claim (shared with its teeth test).
 PARAMETRISATION_CASES = dict(data=overlapping_classification_datasets(
     min_classes=2, max_classes=4, max_free_samples=25, near_collinear=True))

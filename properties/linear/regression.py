@@ -21,6 +21,7 @@ from algorithms.linear import (
     Ridge,
     SimpleLinearRegression,
     add_bias_column,
+    lasso_path,
     ridge_solve,
     soft_threshold,
     solve_l1_l2,
@@ -598,6 +599,113 @@ def check_ista_monotone(data, fraction, run: Callable[[np.ndarray, np.ndarray, f
 @given(data=ANY_SHAPE, fraction=LAMBDA_FRACTIONS)
 def lasso_ista_monotone_10_11(data, fraction):
     check_ista_monotone(data, fraction, ista_history)
+
+
+def ista_steps(A: np.ndarray, y: np.ndarray, lam: float, steps: int):
+    """The library's ISTA stopped after ``steps`` iterations (a tolerance it cannot meet)."""
+    return solve_l1_l2(A, y, l1=lam, solver="ista", max_iter=steps, tol=1e-300)
+
+
+def literal_ista(A: np.ndarray, y: np.ndarray, lam: float, steps: int) -> np.ndarray:
+    """003 (10.11)-(10.13) literally, from x_0 = 0: ``steps`` times the gradient step
+    z = x - grad f(x) / L on f = ||y - A x||^2 (grad f = -2 A^T (y - A x), L = 2 s_max^2),
+    then x = soft_threshold(z, lambda / L), written out coordinate by coordinate."""
+    L = 2.0 * float(np.linalg.svd(A, compute_uv=False)[0]) ** 2 if A.size else 0.0
+    x = np.zeros(A.shape[1])
+    if L == 0.0:
+        return x
+    for _ in range(steps):
+        z = x + 2.0 * A.T @ (y - A @ x) / L
+        x = np.where(z > lam / L, z - lam / L, np.where(z < -lam / L, z + lam / L, 0.0))
+    return x
+
+
+def check_ista_steps(data, fraction: float, steps: int, run=ista_steps) -> None:
+    """``run(A, y, lam, k)`` (an :class:`L1Solution`) stops after exactly k iterations
+    unless its duality gap vanished first, records one objective per iterate (the last one
+    that of the returned x) and returns the k-th iterate of the proximal-gradient
+    recursion computed independently."""
+    A = data.augmented()
+    lam = lam_for(A, data.y, fraction)
+    sol = run(A, data.y, lam, steps)
+    if not sol.converged and sol.n_iter != steps:
+        raise AssertionError(f"max_iter = {steps} but {sol.n_iter} ISTA steps were run")
+    if len(sol.objective_history) != sol.n_iter + 1:
+        raise AssertionError(f"{len(sol.objective_history)} objectives recorded for "
+                             f"{sol.n_iter} steps")
+    literal = literal_ista(A, data.y, lam, sol.n_iter)
+    size = max(1.0, float(np.max(np.abs(literal), initial=0.0)))
+    assert_close(sol.coef, literal, Tolerance(
+        rtol=1e-9, atol=1e-9 * size, reason="a few nonexpansive steps through different but "
+                     "equivalent products (Gram matrix vs residuals, SVD routines)"),
+        label="library ISTA iterate vs the literal recursion")
+    assert_close(sol.objective_history[-1], penalised_objective(A, data.y, sol.coef, l1=lam),
+                 ONE_SWEEP, label="last recorded objective vs objective at the iterate")
+
+
+@claim(
+    id="linear.lasso_ista_steps_10_11",
+    source="003 §10.4 (10.10)-(10.13)",
+    statement="Proximal gradient descent for the LASSO iterates x_{k+1} = soft_threshold("
+    "x_k - grad f(x_k)/L, lambda/L) (f = ||y - X w||^2, L = 2 s_max(X)^2): from x_0 = 0, "
+    "max_iter = k gives exactly the k-th iterate of that recursion (unless the duality gap "
+    "is already zero), with the objective of each iterate recorded.",
+    method=Method.PROPERTY,
+    tags=("linear", "lasso", "proximal"),
+)
+@given(data=ANY_SHAPE, fraction=LAMBDA_FRACTIONS, steps=st.integers(1, 4))
+def lasso_ista_steps_10_11(data, fraction, steps):
+    check_ista_steps(data, fraction, steps)
+
+
+# ------------------------------------------------------------------ LASSO path
+
+
+def check_lasso_path_start(data, n_lams: int, level: float, path=lasso_path) -> None:
+    """``path(X, y, n_lams=...)`` (default grid, with intercept) starts at lambda_max =
+    2 ||X_c^T y_c||_inf, where the solution is 0 (up to rounding), and is non-zero just
+    below it; on y = level (constant: y_c = 0, orthogonal to every column) every point of
+    the path, whatever its grid, is w = 0 with intercept level."""
+    Xc = data.X - data.X.mean(axis=0)
+    yc = data.y - data.y.mean()
+    lam_max = 2.0 * float(np.max(np.abs(Xc.T @ yc)))
+    fit = quietly(path, data.X, data.y, n_lams=n_lams, tol=1e-12)
+    if fit.lams.size != n_lams:
+        raise AssertionError(f"n_lams = {n_lams} but the path has {fit.lams.size} points")
+    scale = float(np.linalg.norm(yc)) * max(1.0, float(np.linalg.norm(Xc)))
+    if lam_max > 1e-12 * scale:  # y_c is not numerically orthogonal to the columns
+        assert_close(fit.lams[0], lam_max, Tolerance(
+            rtol=1e-12, atol=0.0, reason="the same inner products summed in another order"),
+            label="first lambda vs 2 ||X_c^T y_c||_inf")
+        col = np.linalg.norm(Xc, axis=0)
+        assert_leq(float(np.max(np.abs(fit.coefs[0]) * col)), 1e-9 * float(np.linalg.norm(yc)),
+                   label="max_j |w_j| ||x_j|| / ||y_c|| at lambda_max")
+        if n_lams > 1 and not np.any(fit.coefs[1] != 0.0):
+            raise AssertionError(f"lambda = {fit.lams[1]:.6g} < lambda_max = {lam_max:.6g} "
+                                 "but the path's solution there is 0")
+    flat = np.full(data.y.shape, level)
+    fit = quietly(path, data.X, flat, n_lams=n_lams, tol=1e-12)
+    if fit.lams.size != n_lams or not np.all(fit.lams > 0):
+        raise AssertionError(f"constant y: a path of {fit.lams.size} lambdas {fit.lams}")
+    if np.any(fit.coefs != 0.0):
+        raise AssertionError("constant y (X_c^T y_c = 0): a non-zero LASSO solution")
+    assert_close(fit.intercepts, np.full(n_lams, level), EXACT_ARITHMETIC,
+                 label="constant y: intercepts vs the constant")
+
+
+@claim(
+    id="linear.lasso_path_lambda_max_1_2",
+    source="004 §1.2 (L1 regularisation); 003 §10.4 (10.7)",
+    statement="By the sub-gradient optimality condition, w = 0 solves the LASSO (intercept "
+    "unpenalised) exactly when lambda >= lambda_max = 2 ||X_c^T y_c||_inf: a path down from "
+    "lambda_max is 0 at its start and non-zero below it, and when y_c is orthogonal to every "
+    "column (constant y) the solution is 0 for every lambda > 0.",
+    method=Method.PROPERTY,
+    tags=("linear", "lasso"),
+)
+@given(data=ANY_SHAPE, n_lams=st.integers(1, 4), level=SMALL_INTS)
+def lasso_path_lambda_max_1_2(data, n_lams, level):
+    check_lasso_path_start(data, n_lams, level)
 
 
 # ------------------------------------------------------------------ log-linear

@@ -291,3 +291,23 @@ def test_step_limit_check_refutes_the_bound_halved():
         lg.check_step_limit(z, s, lambda a: 0.5 * float(np.exp(-a)))
 
     assert_refutes(broken)
+
+
+def test_reference_fit_check_refutes_the_symmetric_parametrisation():
+    from algorithms.linear import SoftmaxRegression
+
+    @given(**lg.REFERENCE_FIT_CASES)
+    def broken(data):
+        lg.check_reference_fit(data, fit=lambda X, y: quietly(
+            SoftmaxRegression(parametrisation="symmetric").fit, X, y))
+
+    assert_refutes(broken)
+
+
+def test_reference_fit_check_refutes_the_wrong_reference_class():
+    @given(**lg.REFERENCE_FIT_CASES)
+    def broken(data):
+        lg.check_reference_fit(data, fit=lambda X, y: ReferenceClassMislabelled(
+            lg.library_reference_softmax_fit(X, y)))
+
+    assert_refutes(broken)

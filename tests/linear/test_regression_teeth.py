@@ -251,3 +251,46 @@ def test_lipschitz_check_refutes_a_scaled_constant(factor):
         reg.check_lipschitz(data, l2, solver, solve=scaled)
 
     assert_refutes(broken)
+
+
+def test_ista_steps_check_refutes_a_threshold_of_half_lambda_over_l():
+    from algorithms.linear._lasso import L1Solution
+
+    def half_threshold(A, y, lam, steps):
+        L = 2 * np.linalg.norm(A, 2) ** 2
+        x, history = np.zeros(A.shape[1]), []
+        for _ in range(steps):
+            history.append(float(np.sum((y - A @ x) ** 2) + lam * np.abs(x).sum()))
+            x = soft_threshold(x + 2 * A.T @ (y - A @ x) / L, lam / (2 * L))
+        history.append(float(np.sum((y - A @ x) ** 2) + lam * np.abs(x).sum()))
+        return L1Solution(coef=x, objective_history=history, n_iter=steps)
+
+    @given(data=reg.ANY_SHAPE, fraction=reg.LAMBDA_FRACTIONS, steps=st.integers(1, 4))
+    def broken(data, fraction, steps):
+        reg.check_ista_steps(data, fraction, steps, run=half_threshold)
+
+    assert_refutes(broken)
+
+
+def test_ista_steps_check_refutes_one_step_too_many():
+    @given(data=reg.ANY_SHAPE, fraction=reg.LAMBDA_FRACTIONS, steps=st.integers(1, 4))
+    def broken(data, fraction, steps):
+        reg.check_ista_steps(data, fraction, steps,
+                             run=lambda A, y, lam, k: reg.ista_steps(A, y, lam, k + 1))
+
+    assert_refutes(broken)
+
+
+def test_lasso_path_check_refutes_a_grid_from_lambda_max_without_the_factor_two():
+    from algorithms.linear import lasso_path
+
+    def path_from_half(X, y, *, n_lams, tol):
+        Xc, yc = X - X.mean(axis=0), y - y.mean()
+        top = float(np.max(np.abs(Xc.T @ yc))) or 1.0  # ||X_c^T y_c||_inf: half lambda_max
+        return lasso_path(X, y, lams=np.geomspace(top, 1e-3 * top, n_lams), tol=tol)
+
+    @given(data=reg.ANY_SHAPE, n_lams=st.integers(1, 4), level=reg.SMALL_INTS)
+    def broken(data, n_lams, level):
+        reg.check_lasso_path_start(data, n_lams, level, path=path_from_half)
+
+    assert_refutes(broken)
