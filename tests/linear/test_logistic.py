@@ -235,3 +235,22 @@ def test_classifiers_follow_the_sklearn_parameter_protocol():
         assert clone(est).get_params() == est.get_params()
     X, y = classification_data(K=3)
     assert SoftmaxRegression().fit(X, y).score(X, y) > 0.5
+
+
+@pytest.mark.parametrize("learning_rate", [None, "long", "short"])
+def test_gradient_descent_stops_at_the_first_iterate_meeting_the_documented_test(learning_rate):
+    # tol: stop once ||grad||^2 / (2 L) <= tol * N, L = 1 / learning_rate (or the Lipschitz
+    # constant s_max^2 / 4 by default). Features of scale 0.1 make L < 1, so a step of
+    # 1/L is longer than 1 and L and 1/L differ (a mutant swapping them is seen).
+    X, y = classification_data(n=80, d=2, seed=3)
+    X = 0.1 * X
+    lipschitz = np.linalg.norm(X, 2) ** 2 / 4.0
+    step = {None: None, "long": 1.0 / lipschitz, "short": 0.5 / lipschitz}[learning_rate]
+    L = lipschitz if step is None else 1.0 / step
+    tol = 1e-6
+    m = LogisticRegression(solver="gd", fit_intercept=False, learning_rate=step, tol=tol,
+                           max_iter=100_000).fit(X, y)
+    assert m.converged_ and L < 1.0
+    meets = [float(np.sum(logistic_nll_gradient(b[:, 0], X, y.astype(float)) ** 2))
+             / (2.0 * L) <= tol * X.shape[0] for b in m.coef_history_]
+    assert meets[-1] and not any(meets[:-1])
