@@ -24,8 +24,8 @@ from algorithms._validation import check_bool, check_int, check_real
 #: The largest T of the exact rational sum (T/2 terms of T-digit rationals).
 MAX_EXACT_CLASSIFIERS = 10**4
 
-#: log of the largest float64: exp of a larger number overflows.
-_LOG_FLOAT_MAX = math.log(sys.float_info.max)
+#: The largest integer whose float64 conversion is finite.
+_FLOAT_MAX_INT = int(sys.float_info.max)
 
 __all__ = ["majority_vote_error", "majority_vote_hoeffding_bound"]
 
@@ -62,9 +62,13 @@ def majority_vote_hoeffding_bound(n_classifiers: int, eps: float) -> float:
     T = check_int(n_classifiers, "n_classifiers", low=1)
     e = check_real(eps, "eps", low=0.0, high=1.0)
     rate = 0.5 * (1.0 - 2.0 * e) ** 2
-    if T >= 2**53:  # T beyond exact floats: exp(-T rate) in log space (0 unless rate = 0)
-        if rate == 0.0:
-            return 1.0
-        log_exponent = math.log(T) + math.log(rate)
-        return 0.0 if log_exponent > _LOG_FLOAT_MAX else math.exp(-math.exp(log_exponent))
-    return math.exp(-T * rate)
+    if rate == 0.0:
+        return 1.0
+    if T > _FLOAT_MAX_INT:
+        # float(T) overflows; 1 - 2 eps is 0 or at least 2^-53 in size (eps a float in
+        # [0, 1]), so rate >= 2^-107 and T rate > 1e275: the bound underflows to 0
+        return 0.0
+    # float(T) is T to within half an ulp (also beyond 2^53), so the exponent T rate
+    # carries a few roundings only; a detour through log T + log rate would put its
+    # absolute error (~1e-14) into the exponent and 1e-12 relative into the result
+    return math.exp(-float(T) * rate)

@@ -8,6 +8,7 @@ class-vote arrays (hard and soft) and binary data sets for boosting.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -25,6 +26,7 @@ __all__ = [
     "contingency_tables",
     "ensemble_sizes",
     "half_or_less_rates",
+    "large_ensemble_exponents",
     "prediction_pairs",
     "rational_ensembles",
     "regression_ensembles",
@@ -175,3 +177,13 @@ def binary_datasets(draw, min_samples: int = 8, max_samples: int = 60, max_featu
 ensemble_sizes = st.one_of(st.integers(1, 12), st.integers(1, 5000))
 #: Individual error rates in [0, 1/2], concentrated near 1/2 half of the time.
 half_or_less_rates = st.one_of(st.floats(0.4, 0.5), st.floats(0.0, 0.5))
+
+
+@st.composite
+def large_ensemble_exponents(draw) -> tuple[int, float]:
+    """``(T, eps)`` with ``T >= 2^52`` and the exponent ``T (1 - 2 eps)^2 / 2`` drawn in
+    [1, 745]: sizes beyond exact floats where the bound of (6.3) is neither 0 nor 1 (eps
+    within ~1e-7 of 1/2), a region uniform draws of eps almost never reach."""
+    T = draw(st.integers(2**52, 2**80))
+    x = draw(st.floats(1.0, 745.0))
+    return T, 0.5 - math.sqrt(2.0 * x / T) / 2.0

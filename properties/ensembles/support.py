@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
 
+import mpmath
 import numpy as np
 
 from algorithms.ensembles import (
@@ -45,6 +46,7 @@ __all__ = [
     "check_ambiguity_identity",
     "check_ensemble_error_at_most_mean",
     "check_integrated_identity",
+    "check_hoeffding_evaluation",
     "check_majority_bound",
     "check_majority_vanishes",
     "check_q_versus_rho",
@@ -226,6 +228,32 @@ def check_majority_bound(T: int, eps: float, *,
                     "relative; the exponential to a few ulps")
     assert_leq(exact, rhs, label="majority error / Hoeffding bound", tol=tol,
                context=f"T={T}, eps={eps!r}: ")
+
+
+#: The float64 evaluation of exp(-T (1 - 2 eps)^2 / 2) against 50 digits: a few roundings
+#: of an exponent of size up to ~745 (exp amplifies its absolute error ~1e-16 * 745).
+HOEFFDING_EVALUATION = Tolerance(rtol=1e-12, atol=0.0,
+                                 reason="exp of an exponent up to ~745 carries its rounding "
+                                 "(~1e-16 relative) times 745 into the result")
+
+
+def check_hoeffding_evaluation(T: int, eps: float, *,
+                               bound: Callable[[int, float], float] = majority_vote_hoeffding_bound
+                               ) -> None:
+    """``bound(T, eps)`` is ``exp(-T (1 - 2 eps)^2 / 2)`` within :data:`HOEFFDING_EVALUATION`
+    of a 50-digit value, exactly 0 below half the smallest subnormal, and within one
+    subnormal step in the subnormal range."""
+    value = bound(T, eps)
+    with mpmath.workdps(50):
+        exact = mpmath.exp(-mpmath.mpf(T) * (1 - 2 * mpmath.mpf(eps)) ** 2 / 2)
+    if exact < mpmath.mpf(np.finfo(float).smallest_subnormal) / 2:
+        assert value == 0.0, f"T={T}, eps={eps!r}: {value!r}, true value {exact}"
+        return
+    if exact < np.finfo(float).tiny:  # subnormal: absolute precision of one subnormal step
+        assert abs(value - float(exact)) <= np.finfo(float).smallest_subnormal * 2
+        return
+    assert_close(value, float(exact), HOEFFDING_EVALUATION, label="|bound - 50 digits|",
+                 context=f"T={T}, eps={eps!r}: ")
 
 
 def check_majority_vanishes(eps: Fraction, delta: float, *, constant: float = 2.0) -> None:

@@ -8,9 +8,9 @@ steered (``hypothesis.target``) towards its tightest cases.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
-import mpmath
 import numpy as np
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -31,7 +31,6 @@ from algorithms.ensembles import (
     class_vote_totals,
     majority_vote,
     majority_vote_error,
-    majority_vote_hoeffding_bound,
     plurality_vote,
     simple_average,
     weighted_average,
@@ -45,9 +44,11 @@ from properties.ensembles.strategies import (
     class_votes,
     ensemble_sizes,
     half_or_less_rates,
+    large_ensemble_exponents,
     regression_ensembles,
 )
 from properties.ensembles.support import (
+    check_hoeffding_evaluation,
     check_majority_bound,
     check_majority_vanishes,
     enumerated_majority_error,
@@ -115,13 +116,6 @@ def majority_hoeffding_6_3(T, eps):
     check_majority_bound(T, eps)
 
 
-#: The float64 evaluation of exp(-T (1 - 2 eps)^2 / 2) against 50 digits: a few roundings
-#: of an exponent of size up to ~745 (exp amplifies its absolute error ~1e-16 * 745).
-HOEFFDING_EVALUATION = Tolerance(rtol=1e-12, atol=0.0,
-                                 reason="exp of an exponent up to ~745 carries its rounding "
-                                 "(~1e-16 relative) times 745 into the result")
-
-
 @claim(
     id="ens.majority_hoeffding_stable",
     source="003 §6.1 (6.3)",
@@ -131,23 +125,17 @@ HOEFFDING_EVALUATION = Tolerance(rtol=1e-12, atol=0.0,
     method=Method.PROPERTY,
     tags=("ensembles", "voting", "numerics"),
 )
-@given(T=st.one_of(st.integers(1, 10**6), st.integers(2**52, 2**60),
-                   st.integers(10**15, 10**400)),
-       eps=st.one_of(st.floats(0.0, 1.0), st.floats(0.4999, 0.5)))
-@example(T=10**400, eps=0.5)
-@example(T=2**53, eps=0.5 - 2**-27)
-def majority_hoeffding_stable(T, eps):
-    value = majority_vote_hoeffding_bound(T, eps)
-    with mpmath.workdps(50):
-        exact = mpmath.exp(-mpmath.mpf(T) * (1 - 2 * mpmath.mpf(eps)) ** 2 / 2)
-    if exact < mpmath.mpf(np.finfo(float).smallest_subnormal) / 2:
-        assert value == 0.0, f"T={T}, eps={eps!r}: {value!r}, true value {exact}"
-        return
-    if exact < np.finfo(float).tiny:  # subnormal: absolute precision of one subnormal step
-        assert abs(value - float(exact)) <= np.finfo(float).smallest_subnormal * 2
-        return
-    assert_close(value, float(exact), HOEFFDING_EVALUATION, label="|bound - 50 digits|",
-                 context=f"T={T}, eps={eps!r}: ")
+@given(case=st.one_of(
+    st.tuples(st.one_of(st.integers(1, 10**6), st.integers(2**52, 2**60),
+                        st.integers(10**15, 10**400)),
+              st.one_of(st.floats(0.0, 1.0), st.floats(0.4999, 0.5))),
+    large_ensemble_exponents()))
+@example(case=(10**400, 0.5))
+@example(case=(2**53, 0.5 - 2**-27))
+@example(case=(2**55, 0.5 - math.sqrt(2 * 700.0 / 2**55) / 2))  # exponent ~700 at T > 2^53
+@example(case=(2**53, 0.5 - math.sqrt(2 * 600.0 / 2**53) / 2))  # and at T = 2^53 itself
+def majority_hoeffding_stable(case):
+    check_hoeffding_evaluation(*case)
 
 
 @claim(

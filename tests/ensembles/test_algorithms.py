@@ -4,6 +4,7 @@ import math
 import warnings
 from fractions import Fraction
 
+import mpmath
 import numpy as np
 import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
@@ -488,6 +489,17 @@ def test_classifiers_refuse_bad_data(make, bad, binary):
         X, y = X[:0], y[:0]
     with pytest.raises(ValueError):
         make().fit(X, y)
+
+
+def test_hoeffding_bound_keeps_full_precision_beyond_2_53():
+    """exp(-T (1 - 2 eps)^2 / 2) for T >= 2^53 with an exponent of a few hundred: once
+    evaluated as exp(-exp(log T + log rate)), 3.3e-12 relative off at T = 2^55."""
+    for T, x in [(2**53, 600.0), (2**55, 700.0), (10**17, 300.0), (2**80, 5.0)]:
+        eps = 0.5 - math.sqrt(2.0 * x / T) / 2.0
+        with mpmath.workdps(50):
+            exact = mpmath.exp(-mpmath.mpf(T) * (1 - 2 * mpmath.mpf(eps)) ** 2 / 2)
+        assert majority_vote_hoeffding_bound(T, eps) == pytest.approx(float(exact), rel=2e-13)
+    assert majority_vote_hoeffding_bound(2**1024, 0.5 - 2**-54) == 0.0
 
 
 def test_extreme_sizes_are_exact_or_refused():

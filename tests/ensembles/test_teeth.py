@@ -27,6 +27,7 @@ from properties.ensembles.strategies import (
     contingency_tables,
     ensemble_sizes,
     half_or_less_rates,
+    large_ensemble_exponents,
     regression_ensembles,
 )
 from properties.ensembles.support import (
@@ -34,6 +35,7 @@ from properties.ensembles.support import (
     check_distribution_recursion,
     check_ensemble_error_at_most_mean,
     check_estimate_agrees,
+    check_hoeffding_evaluation,
     check_integrated_identity,
     check_literal_run,
     check_majority_bound,
@@ -138,6 +140,35 @@ def test_majority_bound_refutes_a_halved_bound_and_a_doubled_exponent():
 
     assert_refutes(halved)
     assert_refutes(doubled_exponent)
+
+
+def _log_space_hoeffding(T, eps):
+    """exp(-T rate) as exp(-exp(log T + log rate)) from T = 2^53 on (the evaluation before
+    the fix: the logarithms' rounding, ~1e-14 absolute in the exponent, reaches the
+    result as ~3e-12 relative where the exponent is a few hundred)."""
+    rate = 0.5 * (1.0 - 2.0 * eps) ** 2
+    if T < 2**53:
+        return math.exp(-T * rate)
+    if rate == 0.0:
+        return 1.0
+    log_exponent = math.log(T) + math.log(rate)
+    return 0.0 if log_exponent > 709.78 else math.exp(-math.exp(log_exponent))
+
+
+def test_hoeffding_evaluation_refutes_a_log_space_exponent_and_a_scaled_value():
+    @given(case=large_ensemble_exponents())
+    def log_space(case):
+        check_hoeffding_evaluation(*case, bound=_log_space_hoeffding)
+
+    @given(case=large_ensemble_exponents())
+    def scaled(case):
+        check_hoeffding_evaluation(
+            *case, bound=lambda n, e: (1 + 1e-11) * majority_vote_hoeffding_bound(n, e))
+
+    assert_refutes(log_space)
+    assert_refutes(scaled)
+    assert_holds(given(case=large_ensemble_exponents())(
+        lambda case: check_hoeffding_evaluation(*case)))
 
 
 @pytest.mark.parametrize(
