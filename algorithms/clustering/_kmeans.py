@@ -46,8 +46,8 @@ __all__ = ["EMPTY_CLUSTER_RULES", "KMEANS_INITS", "KMeans", "kmeans_plusplus"]
 #: Initial means: ``k`` distinct random samples (line 2 of Algorithm 1), or k-means++.
 KMEANS_INITS = ("random", "k-means++")
 #: What the update step does with an empty cluster (line 11 would divide by |C_i| = 0):
-#: move its mean to the sample farthest from its own mean and that sample into it, or keep
-#: the mean unchanged (lines 14-15).
+#: move its mean to the sample farthest from its own mean among the samples not alone in
+#: their cluster, and that sample into it, or keep the mean unchanged (lines 14-15).
 EMPTY_CLUSTER_RULES = ("relocate", "keep")
 
 #: Relative rounding of a squared distance computed as ||x||^2 - 2 x.mu + ||mu||^2
@@ -211,24 +211,31 @@ class _Lloyd:
         return dist
 
     def _relocate(self, labels: np.ndarray, dist: np.ndarray, counts: np.ndarray) -> None:
-        """Move each empty cluster's mean onto the sample farthest from its own mean (that
-        sample joins it): its term of E drops to 0, so E still does not increase."""
+        """Move each empty cluster's mean onto the sample farthest from its own mean among
+        those whose cluster keeps another sample (that sample joins it): its term of E drops
+        to 0, so E still does not increase, and no cluster is emptied. A sample alone in its
+        cluster is passed over for the next farthest (taking it would only move the empty
+        cluster; stopping at it would waste a round on the same partition)."""
         empty = np.flatnonzero(counts == 0)
         noise = _TIE * (self.x_sq + self.c_max)
         candidates = np.flatnonzero(dist > noise)  # not a sample on its mean
-        n = min(empty.shape[0], candidates.shape[0])
-        if n == 0:
+        if empty.shape[0] == 0 or candidates.shape[0] == 0:
             return
-        far = candidates[np.argsort(-dist[candidates], kind="stable")[:n]]
-        for cluster, j in zip(empty[:n], far, strict=True):
+        filled = 0
+        # at most k candidates are passed over (one per cluster left with one sample)
+        for j in candidates[np.argsort(-dist[candidates], kind="stable")]:
             if counts[labels[j]] <= 1:  # never empty the donor cluster
                 continue
+            cluster = empty[filled]
             counts[labels[j]] -= 1
             counts[cluster] += 1
             labels[j] = cluster
             diff = self.X[j] - self.run.centres[cluster]
             dist[j] = float(diff @ diff)
             self.run.n_relocated += 1
+            filled += 1
+            if filled == empty.shape[0]:
+                return
 
     def update(self, dist: np.ndarray) -> bool:
         """Lines 10-17: new means; records E(C, mu_new). Returns whether a mean changed."""

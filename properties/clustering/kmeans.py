@@ -139,7 +139,8 @@ def empty_cluster_as_written(X, k, seed):
     source="003 §7.4.1 Alg.1; 003 §7.4.1 (7.16)",
     statement="With x_j added to its cluster (line 8) and empty clusters handled (the mean "
     "moved to the sample farthest from its mean, or kept), neither an assignment step nor "
-    "an update step increases E (7.16), no partition repeats, and the loop stops by itself "
+    "an update step increases E (7.16), no update step empties a cluster its assignment "
+    "step filled (line 11 needs |C_i| > 0), no partition repeats, and the loop stops by itself "
     "(no mean changes) at a fixed point: every sample is nearest to its mean and every mean "
     "is its cluster's mean. Checked on the objective the loop recorded after every step, "
     "recomputed from the recorded partitions and means. With the relocation rule and at "
@@ -154,6 +155,9 @@ def empty_cluster_as_written(X, k, seed):
 @example(X=TWO_EQUAL_MEANS, k=6, init="random", rule="relocate", seed=0)
 @example(X=np.array([[0.0], [1.0], [5.0]]), k=3, init=np.array([[0.5], [0.5], [5.0]]),
          rule="relocate", seed=0)  # the empty cluster's only donor has two samples
+@example(X=np.array([[0.0], [1.0], [2.0], [100.0]]), k=3,
+         init=np.array([[1.0], [60.0], [1000.0]]), rule="relocate",
+         seed=0)  # the farthest sample is alone in its cluster (its mean 60 is stale)
 def monotone_termination(X, k, init, rule, seed):
     k = min(k, X.shape[0])
     if isinstance(init, np.ndarray):  # pinned initial means

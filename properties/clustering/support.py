@@ -231,9 +231,19 @@ def kmeans_objective(X: np.ndarray, labels: np.ndarray, centres: np.ndarray) -> 
 
 def check_kmeans_trace(run: KMeansTrace, *, label: str = "k-means") -> None:
     """The recorded E equals (7.16) recomputed from the recorded iterates; no step raises
-    it; no partition repeats before the stop; the stop is a fixed point (labels are the
-    nearest means, means the cluster means of non-empty clusters)."""
+    it; no update step empties a cluster its assignment step filled; no partition repeats
+    before the stop; the stop is a fixed point (labels are the nearest means, means the
+    cluster means of non-empty clusters)."""
     X = run.X
+    k = run.centres.shape[1]
+    for t in range(0, run.labels.shape[0] - 1, 2):
+        # line 11 takes the mean of every cluster lines 4-9 filled: a rule for empty
+        # clusters may fill them, never empty another one (that only moves the 0/0)
+        filled = np.bincount(run.labels[t], minlength=k) > 0
+        kept = np.bincount(run.labels[t + 1], minlength=k) > 0
+        assert np.all(kept[filled]), (
+            f"{label}: the update step {t // 2 + 1} empties cluster(s) "
+            f"{np.flatnonzero(filled & ~kept).tolist()} that its assignment step filled")
     scatter = float(np.sum((X - X.mean(axis=0)) ** 2))
     exact = np.array([kmeans_objective(X, lab, C) for lab, C in
                       zip(run.labels, run.centres, strict=True)])

@@ -132,6 +132,22 @@ def test_kmeans_relocates_an_empty_cluster():
     assert np.all(np.isfinite(kept.cluster_centers_))
 
 
+def test_kmeans_relocation_passes_over_a_sample_alone_in_its_cluster():
+    # 100 is the farthest sample (its mean 60 is stale) but alone in its cluster: taking it
+    # would empty that cluster, stopping at it would repeat the partition next round; the
+    # next farthest (0, from the cluster of 0, 1, 2) fills the empty cluster at once
+    X = np.array([[0.0], [1.0], [2.0], [100.0]])
+    est = KMeans(3, init=np.array([[1.0], [60.0], [1000.0]]), keep_history=True).fit(X)
+    assert est.labels_history_[:2].tolist() == [[0, 0, 0, 1], [2, 0, 0, 1]]
+    assert est.n_relocated_ == 1 and est.labels_.tolist() == [2, 0, 0, 1]
+    # two empty clusters, the two farthest samples (0 and 10) from one two-sample cluster:
+    # 0 moves, 10 stays (its cluster is not emptied), the next farthest (20) moves
+    X = np.array([[0.0], [10.0], [20.0], [21.0], [22.0]])
+    est = KMeans(4, init=np.array([[5.0], [90.0], [95.0], [21.0]]), keep_history=True).fit(X)
+    assert est.labels_history_[:2].tolist() == [[0, 0, 3, 3, 3], [1, 0, 2, 3, 3]]
+    assert est.n_relocated_ == 2 and est.converged_
+
+
 def test_kmeans_plusplus_picks_distinct_points():
     X = np.arange(20, dtype=float).reshape(10, 2)
     C = kmeans_plusplus(X, 5, np.random.default_rng(0))

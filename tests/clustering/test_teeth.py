@@ -170,21 +170,28 @@ def test_axiom_check_refutes_non_metrics(broken):
 # ---------------------------------------------------------------------------
 
 
-def _broken_lloyd(X, k, seed, *, update_scale=1.0, farthest=False, rounds=30, misreport=1.0
-                  ) -> KMeansTrace:
+def _broken_lloyd(X, k, seed, *, update_scale=1.0, farthest=False, rounds=30, misreport=1.0,
+                  empty_donor=False) -> KMeansTrace:
     """Lloyd with a broken step: means scaled about the origin after the update, or
-    samples sent to their farthest mean; the objective optionally misreported."""
+    samples sent to their farthest mean; the objective optionally misreported. With
+    ``empty_donor`` an extra mean far from the data stays empty until the first update
+    step hands it a whole cluster, emptying that cluster (E unchanged: the cluster's mean
+    goes with it, the emptied cluster keeps its old mean)."""
     rng = np.random.default_rng(seed)
     C = X[rng.choice(X.shape[0], size=k, replace=False)].astype(float)
+    if empty_donor:
+        C = np.vstack([C, X.mean(axis=0) + 1e3 * (1.0 + np.max(np.abs(X)))])
     objective, labels_h, centres_h = [], [], []
     converged = False
-    for _ in range(rounds):
+    for step in range(rounds):
         d2 = ((X[:, None] - C[None]) ** 2).sum(-1)
         lab = np.argmax(d2, 1) if farthest else np.argmin(d2, 1)
         objective.append(kmeans_objective(X, lab, C) * misreport)
         labels_h.append(lab)
         centres_h.append(C.copy())
         new = C.copy()
+        if empty_donor and step == 0 and not np.any(lab == k):
+            lab = np.where(lab == lab[0], k, lab)
         for c in np.unique(lab):
             new[c] = X[lab == c].mean(axis=0) * update_scale
         objective.append(kmeans_objective(X, lab, new) * misreport)
@@ -199,8 +206,9 @@ def _broken_lloyd(X, k, seed, *, update_scale=1.0, farthest=False, rounds=30, mi
 
 
 @pytest.mark.parametrize("kwargs", [{"update_scale": 1.5}, {"farthest": True},
-                                    {"misreport": 0.5}, {"rounds": 1}],
-                         ids=["scaled-means", "farthest-mean", "halved-record", "cut-off"])
+                                    {"misreport": 0.5}, {"rounds": 1}, {"empty_donor": True}],
+                         ids=["scaled-means", "farthest-mean", "halved-record", "cut-off",
+                              "emptied-donor"])
 def test_kmeans_trace_check_refutes_broken_loops(kwargs):
     @given(X=point_sets(min_size=4, kinds=("blobs",)), k=st.integers(2, 3), seed=SEEDS)
     def check(X, k, seed):
