@@ -219,3 +219,9 @@ def test_wrappers_inherit_their_base_estimators_tags(cls):
     # the strategies make K classes of binary problems; rescaling is binary by (1.30)
     assert inherited.classifier_tags.multi_class == (cls is not ThresholdRescalingClassifier)
     assert get_tags(cls(None)).classifier_tags is not None
+
+
+def test_random_code_matrix_allows_at_most_ten_thousand_columns():
+    assert random_code_matrix(3, 10_000, random_state=0).shape == (3, 10_000)
+    with pytest.raises(ValueError, match="n_columns"):
+        random_code_matrix(3, 10_001, random_state=0)
