@@ -54,8 +54,6 @@ def _distances(X: np.ndarray, P: np.ndarray) -> np.ndarray:
 def art_similarity(X: ArrayLike, prototypes: ArrayLike) -> np.ndarray:
     """Similarity ``1 / (1 + ||x - c||)`` of every row of ``X`` (n, d) to every prototype
     (k, d): an (n, k) array in [0, 1] (0 only when the distance overflows float64)."""
-    from algorithms._validation import check_array_argument
-
     X_arr = check_array_argument(X, "X", ndim=2, real=True)
     P = check_array_argument(prototypes, "prototypes", ndim=2, real=True)
     if P.shape[1] != X_arr.shape[1]:

@@ -193,7 +193,8 @@ class _CascadeCorrelation(BaseEstimator):
         traces = [S.copy()]
         n_it = 0
         active = np.ones(n_cand, dtype=bool)
-        for n_it in range(1, max_iter + 1):
+        while n_it < max_iter:
+            n_it += 1
             grad = Z.T @ ((V * (1.0 - V)) * (Ec @ sign.T))  # (p, C)
             trial = W + step * grad
             S_new, V_new, sign_new = score(trial)

@@ -152,8 +152,8 @@ class ElmanNetwork(BaseEstimator):
         for t in range(T):  # the recurrence: sequential in t, vectorised over sequences
             h = sigmoid(X[:, t] @ params["V"] + h @ params["U"] - params["gamma"])
             H[:, t] = h
-        O = H @ params["W"] - params["theta"]
-        out = sigmoid(O) if self._sigmoid_out else O
+        net = H @ params["W"] - params["theta"]  # o_t
+        out = sigmoid(net) if self._sigmoid_out else net
         return H, out
 
     def _loss_and_grad(self, params: dict, X: np.ndarray, Y: np.ndarray,
@@ -193,15 +193,15 @@ class ElmanNetwork(BaseEstimator):
         self._sigmoid_out = g_name == "sigmoid"
         Y = self._targets(y, Xs, self._sigmoid_out)
         self._y_was_2d = np.ndim(y) == 2
-        d, l = Xs.shape[2], Y.shape[2]
+        d, n_out = Xs.shape[2], Y.shape[2]
         if standardize:
             self.x_mean_, self.x_scale_ = _moments(Xs.reshape(-1, d))
         else:
             self.x_mean_, self.x_scale_ = np.zeros(d), np.ones(d)
         if standardize and not self._sigmoid_out:
-            self.y_mean_, self.y_scale_ = _moments(Y.reshape(-1, l))
+            self.y_mean_, self.y_scale_ = _moments(Y.reshape(-1, n_out))
         else:
-            self.y_mean_, self.y_scale_ = np.zeros(l), np.ones(l)
+            self.y_mean_, self.y_scale_ = np.zeros(n_out), np.ones(n_out)
         Xn = (Xs - self.x_mean_) / self.x_scale_
         Yn = (Y - self.y_mean_) / self.y_scale_
 
@@ -209,8 +209,8 @@ class ElmanNetwork(BaseEstimator):
             "V": rng.uniform(-0.5, 0.5, size=(d, q)),
             "U": rng.uniform(-0.5, 0.5, size=(q, q)),
             "gamma": rng.uniform(-0.5, 0.5, size=q),
-            "W": rng.uniform(-0.5, 0.5, size=(q, l)),
-            "theta": rng.uniform(-0.5, 0.5, size=l),
+            "W": rng.uniform(-0.5, 0.5, size=(q, n_out)),
+            "theta": rng.uniform(-0.5, 0.5, size=n_out),
         }
         self.initial_params_ = {k: v.copy() for k, v in params.items()}
         loss, g = self._loss_and_grad(params, Xn, Yn)
@@ -241,7 +241,7 @@ class ElmanNetwork(BaseEstimator):
         self.converged_ = converged
         self.diverged_ = diverged
         self.n_features_in_ = d
-        self.n_outputs_ = l
+        self.n_outputs_ = n_out
         if diverged:
             warnings.warn(f"ElmanNetwork diverged after {n_iter} steps (a non-finite value "
                           f"with learning_rate={eta}); the last finite parameters are kept.",
