@@ -47,6 +47,7 @@ __all__ = [
     "check_ensemble_error_at_most_mean",
     "check_integrated_identity",
     "check_hoeffding_evaluation",
+    "check_majority_error_reference",
     "check_majority_bound",
     "check_majority_vanishes",
     "check_q_versus_rho",
@@ -228,6 +229,36 @@ def check_majority_bound(T: int, eps: float, *,
                     "relative; the exponential to a few ulps")
     assert_leq(exact, rhs, label="majority error / Hoeffding bound", tol=tol,
                context=f"T={T}, eps={eps!r}: ")
+
+
+#: scipy's binomial CDF (a regularised incomplete beta in float64) against 60 digits.
+BINOMIAL_CDF = Tolerance(rtol=1e-10, atol=1e-300,
+                         reason="scipy's binomial CDF (incomplete beta) is accurate to ~1e-14 "
+                         "relative; kept at the tolerance of the bound's check")
+
+
+def check_majority_error_reference(
+    T: int, eps: Fraction, *,
+    error: Callable[..., float | Fraction] = majority_vote_error,
+) -> None:
+    """(6.3) for large ``T``: ``error(T, eps, exact=True)`` is the binomial tail
+    ``P(Bin(T, 1 - eps) <= floor(T/2)) = I_eps(T - floor(T/2), floor(T/2) + 1)`` (mpmath's
+    regularised incomplete beta at 60 digits, no code shared) to 40 digits, and the float
+    evaluation ``error(T, float(eps))`` agrees within :data:`BINOMIAL_CDF`."""
+    K = T // 2
+    with mpmath.workdps(60):
+        x = mpmath.mpf(eps.numerator) / eps.denominator
+        ref = mpmath.betainc(T - K, K + 1, 0, x, regularized=True)
+        exact = error(T, eps, exact=True)
+        value = mpmath.mpf(exact.numerator) / exact.denominator
+        gap = abs(value - ref)
+        assert gap <= mpmath.mpf(10) ** -40 * ref, (
+            f"T={T}, eps={eps}: the exact sum {mpmath.nstr(value, 20)} differs from the "
+            f"binomial tail {mpmath.nstr(ref, 20)}")
+        evidence.worst("|exact sum - incomplete beta| / value",
+                       float(gap / ref) if ref > 0 else float(gap))
+    assert_close(error(T, float(eps)), float(ref), BINOMIAL_CDF,
+                 label="|scipy binomial CDF - 60 digits|", context=f"T={T}, eps={eps}: ")
 
 
 #: The float64 evaluation of exp(-T (1 - 2 eps)^2 / 2) against 50 digits: a few roundings

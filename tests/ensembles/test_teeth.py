@@ -39,6 +39,7 @@ from properties.ensembles.support import (
     check_integrated_identity,
     check_literal_run,
     check_majority_bound,
+    check_majority_error_reference,
     check_majority_vanishes,
     check_matches_literal,
     check_q_versus_rho,
@@ -140,6 +141,28 @@ def test_majority_bound_refutes_a_halved_bound_and_a_doubled_exponent():
 
     assert_refutes(halved)
     assert_refutes(doubled_exponent)
+
+
+def _sum_to(T, eps, last, *, exact=False):
+    """The sum of (6.3) with its upper limit moved to ``last(T)``."""
+    e = Fraction(eps) if exact else float(eps)
+    total = sum(math.comb(T, k) * (1 - e) ** k * e ** (T - k) for k in range(last(T) + 1))
+    return total if exact else float(total)
+
+
+@pytest.mark.parametrize("variant", [
+    lambda T, e, exact=False: _sum_to(T, e, lambda n: n // 2 - 1, exact=exact),  # a term short
+    lambda T, e, exact=False: _sum_to(T, e, lambda n: (n + 1) // 2, exact=exact),  # ties right
+    lambda T, e, exact=False: (majority_vote_error(T, e, exact=exact)
+                               * (1 + Fraction(1, 10**30) if exact else 1.0)),  # 1e-30 off
+])
+def test_majority_error_reference_refutes_moved_limits_and_a_tiny_scale(variant):
+    @given(T=st.integers(11, 600), eps=st.fractions(min_value=0, max_value=1,
+                                                     max_denominator=64))
+    def broken(T, eps):
+        check_majority_error_reference(T, eps, error=variant)
+
+    assert_refutes(broken)
 
 
 def _log_space_hoeffding(T, eps):
