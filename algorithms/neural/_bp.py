@@ -204,6 +204,7 @@ def _check_data(X, Y, l: int) -> tuple[np.ndarray, np.ndarray]:  # noqa: E741
     X = check_array_argument(X, "X", ndim=2, real=True)
     check_squares_representable(X, "X")
     Y = check_array_argument(Y, "Y", ndim=2, real=True)
+    check_squares_representable(Y, "Y")
     if Y.shape != (X.shape[0], l):
         raise ValueError(f"Y must have shape (n_samples, l) = ({X.shape[0]}, {l}), "
                          f"got shape {Y.shape}.")
@@ -575,7 +576,7 @@ class BPRegressor(RegressorMixin, _BPNetwork):
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> BPRegressor:
         """Train on ``(X, y)``."""
-        X, y = validate_regression(self, X, y, multi_output=True)
+        X, y = validate_regression(self, X, y, multi_output=np.asarray(y).ndim == 2)
         check_squares_representable(y, "y")
         Y = y.reshape(X.shape[0], -1)
         self._y_1d = y.ndim == 1

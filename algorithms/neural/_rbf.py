@@ -38,6 +38,9 @@ __all__ = ["RBF_CENTRES", "RBF_SOLVERS", "RBFNetwork", "rbf_design"]
 RBF_CENTRES = ("kmeans", "random")
 RBF_SOLVERS = ("lstsq", "gd")
 
+#: Largest number of centres accepted (the design matrix is m x q).
+MAX_CENTRES = 10**6
+
 #: Largest number of gradient-descent iterations accepted.
 MAX_ITER = 10**7
 
@@ -77,7 +80,8 @@ class RBFNetwork(RegressorMixin, BaseEstimator):
     Parameters
     ----------
     n_centres : int, default=10
-        ``q``, at most the number of training samples.
+        ``q``; cut to the number of training samples ``m`` when larger (``n_centres_``
+        is the number used).
     centres : {"kmeans", "random"}, default="kmeans"
         Centres from :class:`algorithms.clustering.KMeans` or a random sample of the
         training inputs without replacement.
@@ -100,6 +104,7 @@ class RBFNetwork(RegressorMixin, BaseEstimator):
 
     Attributes
     ----------
+    n_centres_ : int
     centres_ : ndarray of shape (q, d)
     betas_ : ndarray of shape (q,)
     weights_ : ndarray of shape (q,)
@@ -135,7 +140,8 @@ class RBFNetwork(RegressorMixin, BaseEstimator):
         check_squares_representable(X, "X")
         check_squares_representable(y, "y")
         m = X.shape[0]
-        q = check_int(self.n_centres, "n_centres", low=1, high=m)
+        # a centre is a training input (random) or a non-empty cluster (k-means): at most m
+        q = min(check_int(self.n_centres, "n_centres", low=1, high=MAX_CENTRES), m)
         how = check_choice(self.centres, "centres", RBF_CENTRES)
         solver = check_choice(self.solver, "solver", RBF_SOLVERS)
         beta = None if self.beta is None else check_real(self.beta, "beta", low=0.0,
@@ -163,6 +169,7 @@ class RBFNetwork(RegressorMixin, BaseEstimator):
         else:
             w, betas, losses, converged = _descend(D, y, betas, eta, max_iter, tol,
                                                    fit_widths, beta)
+        self.n_centres_ = q
         self.centres_, self.betas_, self.weights_ = C, betas, w
         self.loss_curve_ = np.array(losses)
         self.n_iter_ = len(losses)
@@ -173,7 +180,7 @@ class RBFNetwork(RegressorMixin, BaseEstimator):
                           ConvergenceWarning, stacklevel=2)
         return self
 
-    def transform(self, X: ArrayLike) -> np.ndarray:
+    def hidden_outputs(self, X: ArrayLike) -> np.ndarray:
         """The hidden-layer outputs ``rho(x, c_i)`` (n, q)."""
         X = validate_features(self, X, reset=False)
         check_squares_representable(X, "X")
@@ -181,7 +188,7 @@ class RBFNetwork(RegressorMixin, BaseEstimator):
 
     def predict(self, X: ArrayLike) -> np.ndarray:
         """``phi(x) = sum_i w_i rho(x, c_i)``."""
-        return self.transform(X) @ self.weights_
+        return self.hidden_outputs(X) @ self.weights_
 
 
 def _descend(D: np.ndarray, y: np.ndarray, betas: np.ndarray, eta: float, max_iter: int,
