@@ -39,7 +39,12 @@ from algorithms._validation import (
     check_real,
     validate_features,
 )
-from algorithms.clustering._distances import LARGE_P, exact_scale, minkowski_matrix
+from algorithms.clustering._distances import (
+    LARGE_P,
+    exact_scale,
+    minkowski_matrix,
+    recompute_underflowed,
+)
 from algorithms.clustering._kmeans import check_n_clusters
 
 __all__ = ["AGNES", "LINKAGES", "Agglomeration", "agglomerate"]
@@ -160,7 +165,7 @@ def sample_distances(X: np.ndarray, p: float) -> np.ndarray:
         M = minkowski_matrix(X, X, p)
         np.fill_diagonal(M, 0.0)
         return M
-    return squareform(pdist(X, "minkowski", p=p))
+    return recompute_underflowed(squareform(pdist(X, "minkowski", p=p)), X, X, p)
 
 
 class AGNES(ClusterMixin, BaseEstimator):

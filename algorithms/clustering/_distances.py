@@ -80,7 +80,7 @@ def minkowski_matrix(A: np.ndarray, B: np.ndarray, p: float) -> np.ndarray:
     if math.isinf(p):
         return cdist(A, B, "chebyshev")
     if p <= LARGE_P:
-        return cdist(A, B, "minkowski", p=p)
+        return recompute_underflowed(cdist(A, B, "minkowski", p=p), A, B, p)
     out = np.empty((A.shape[0], B.shape[0]))
     rows = max(1, _LP_BLOCK_ENTRIES // max(1, B.shape[0] * A.shape[1]))
     for start in range(0, A.shape[0], rows):
@@ -90,6 +90,23 @@ def minkowski_matrix(A: np.ndarray, B: np.ndarray, p: float) -> np.ndarray:
 
 #: Entries of the difference blocks of :func:`minkowski_matrix` at large p (32 MiB).
 _LP_BLOCK_ENTRIES = 2**22
+
+
+def recompute_underflowed(D: np.ndarray, A: np.ndarray, B: np.ndarray, p: float
+                          ) -> np.ndarray:
+    """``D`` (Minkowski distances of the rows of ``A`` and ``B`` from ``sum |d_u|^p``, as
+    scipy computes them) with every entry whose largest term ``|d_u|^p`` may have been
+    subnormal or 0 recomputed by :func:`_lp` (in place; returned). Such an entry is below
+    ``(n 2^-1022)^(1/p)``: at ``p = 64`` two points ``1e-6`` apart came out at distance 0.
+    Above that level the largest term is a normal float and the sum is exact to rounding.
+    """
+    level = math.exp2((math.log2(max(A.shape[1], 1)) - 1022.0) / p)
+    i, j = np.nonzero(D < level)
+    step = max(1, _LP_BLOCK_ENTRIES // max(1, A.shape[1]))
+    for start in range(0, i.shape[0], step):
+        rows, cols = i[start:start + step], j[start:start + step]
+        D[rows, cols] = _lp(A[rows] - B[cols], p)
+    return D
 
 
 def _exponent(p: object) -> float:

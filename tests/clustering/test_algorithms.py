@@ -409,3 +409,18 @@ def test_distance_clusterings_are_exactly_scale_equivariant(factor):
     assert dunn_index(X * factor, lab) == pytest.approx(dunn_index(X, lab), rel=1e-12)
     assert davies_bouldin_index(X * factor, lab) == pytest.approx(
         davies_bouldin_index(X, lab), rel=1e-12)
+
+
+@pytest.mark.parametrize("p", [2.0, 8.0, 50.0, 64.0])
+def test_minkowski_matrices_do_not_underflow_below_the_large_p_path(p):
+    # scipy sums |d_u|^p: at p = 64 two points 1e-6 apart came out at distance 0 (1e-384
+    # underflows); entries below the underflow level are recomputed with scaled differences
+    from algorithms.clustering._agnes import sample_distances
+    from algorithms.clustering._distances import minkowski_matrix
+
+    X = np.array([[0.0, 0.0], [1e-6, 0.0], [1.0, 1.0], [1.0, 1.0 + 3e-6], [0.5, 1e-200]])
+    exact = np.array([[minkowski_distance(a, b, p) for b in X] for a in X])
+    assert np.allclose(sample_distances(X, p), exact, rtol=1e-13, atol=0.0)
+    assert np.allclose(minkowski_matrix(X[:2], X, p), exact[:2], rtol=1e-13, atol=0.0)
+    est = AGNES(n_clusters=1, linkage="single", p=p).fit(X[:4])
+    assert np.allclose(np.sort(est.distances_)[:2], [1e-6, 3e-6], rtol=1e-9, atol=0.0)
