@@ -666,16 +666,21 @@ def check_lasso_path_start(data, n_lams: int, level: float, path=lasso_path) -> 
     2 ||X_c^T y_c||_inf, where the solution is 0 (up to rounding), and is non-zero just
     below it; on y = level (constant: y_c = 0, orthogonal to every column) every point of
     the path, whatever its grid, is w = 0 with intercept level."""
-    Xc = data.X - data.X.mean(axis=0)
-    yc = data.y - data.y.mean()
+    x_mean, y_mean = data.X.mean(axis=0), data.y.mean()
+    Xc, yc = data.X - x_mean, data.y - y_mean
     lam_max = 2.0 * float(np.max(np.abs(Xc.T @ yc)))
     fit = quietly(path, data.X, data.y, n_lams=n_lams, tol=1e-12)
     if fit.lams.size != n_lams:
         raise AssertionError(f"n_lams = {n_lams} but the path has {fit.lams.size} points")
-    scale = float(np.linalg.norm(yc)) * max(1.0, float(np.linalg.norm(Xc)))
-    if lam_max > 1e-12 * scale:  # y_c is not numerically orthogonal to the columns
+    # Two roundings of 2 max_j |x_cj^T y_c| (centring, then a sum of N products) differ by
+    # at most twice gamma_{N+2} times the sum of the magnitudes that enter them.
+    magnitude = 2.0 * float(np.max(
+        (np.abs(data.X) + np.abs(x_mean)).T @ (np.abs(data.y) + abs(y_mean)), initial=0.0))
+    rounding = 2.0 * float(rounding_tolerance(data.X.shape[0] + 2).bound(0.0, 0.0,
+                                                                         scale=magnitude))
+    if lam_max > 10.0 * rounding:  # y_c is not orthogonal to the columns up to rounding
         assert_close(fit.lams[0], lam_max, Tolerance(
-            rtol=1e-12, atol=0.0, reason="the same inner products summed in another order"),
+            rtol=0.0, atol=rounding, reason="the same inner products, rounded in another order"),
             label="first lambda vs 2 ||X_c^T y_c||_inf")
         col = np.linalg.norm(Xc, axis=0)
         assert_leq(float(np.max(np.abs(fit.coefs[0]) * col)), 1e-9 * float(np.linalg.norm(yc)),
