@@ -42,6 +42,7 @@ from algorithms._validation import (
     check_bool,
     check_int,
     check_real,
+    check_squares_representable,
     make_rng,
     validate_classification,
     validate_features,
@@ -54,6 +55,7 @@ __all__ = [
     "CascadeCorrelationClassifier",
     "CascadeCorrelationRegressor",
     "candidate_correlation",
+    "candidate_correlation_gradient",
 ]
 
 #: Hard caps: every hidden unit adds a column the least-squares fit and every later
@@ -84,6 +86,44 @@ def candidate_correlation(V: ArrayLike, residuals: ArrayLike) -> np.ndarray:
     if not np.all(np.isfinite(S)):
         raise ValueError("V and residuals are too large: S overflows float64; rescale them.")
     return S
+
+
+def _correlation_gradient(Z: np.ndarray, W: np.ndarray, Ec: np.ndarray
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``S`` (C,), ``dS/dW`` (p, C) and the outputs ``V`` (m, C) of candidates with input
+    weights ``W`` (p, C) on inputs ``Z`` (m, p), against centred residuals ``Ec`` (m, l)."""
+    V = sigmoid(Z @ W)
+    cov = (V - V.mean(axis=0)).T @ Ec  # (C, l)
+    grad = Z.T @ ((V * (1.0 - V)) * (Ec @ np.sign(cov).T))
+    return np.abs(cov).sum(axis=1), grad, V
+
+
+def candidate_correlation_gradient(inputs: ArrayLike, weights: ArrayLike,
+                                   residuals: ArrayLike) -> tuple[float, np.ndarray]:
+    """``S`` and ``dS/dw`` of one sigmoid candidate ``V_p = f(w . I_p)``.
+
+    ``dS/dw_i = sum_{p,o} sigma_o (E_{p,o} - Ebar_o) f'(w . I_p) I_{i,p}``, ``sigma_o``
+    the sign of output ``o``'s covariance (Fahlman & Lebiere 1990); exact wherever no
+    covariance is zero.
+
+    Parameters
+    ----------
+    inputs : array of shape (m, p)
+        ``I_p``: the inputs, a bias column and the earlier hidden units of each sample.
+    weights : array of shape (p,)
+    residuals : array of shape (m, l)
+    """
+    Z = check_array_argument(inputs, "inputs", ndim=2, real=True)
+    w = check_array_argument(weights, "weights", shape=(Z.shape[1],), real=True)
+    E = check_array_argument(residuals, "residuals", ndim=2, real=True)
+    if E.shape[0] != Z.shape[0]:
+        raise ValueError(f"inputs and residuals must have as many rows (samples), got "
+                         f"{Z.shape[0]} and {E.shape[0]}.")
+    check_squares_representable(Z, "inputs")
+    check_squares_representable(E, "residuals")
+    check_squares_representable(w, "weights")
+    S, grad, _ = _correlation_gradient(Z, w[:, None], E - E.mean(axis=0))
+    return float(S[0]), grad[:, 0]
 
 
 def _hidden_outputs(Z0: np.ndarray, hidden: list[np.ndarray]) -> np.ndarray:
@@ -136,12 +176,14 @@ class _CascadeCorrelation(BaseEstimator):
         cand_iters: list[int] = []
         out_hist = [out_w]
         resid_hist = []
+        cand_paths: list[np.ndarray] = []
         converged = err <= target
         while not converged and len(hidden) < max_hidden:
             E = Z @ out_w - Y
             resid_hist.append(E)
-            w, trace, n_it = self._train_candidates(Z, E, n_cand, eta, cand_iter, cand_tol,
-                                                    rng)
+            w, trace, path, n_it = self._train_candidates(Z, E, n_cand, eta, cand_iter,
+                                                          cand_tol, rng)
+            cand_paths.append(path)
             hidden.append(w)
             s_traces.append(trace)
             cand_iters.append(n_it)
@@ -161,6 +203,7 @@ class _CascadeCorrelation(BaseEstimator):
         if record:
             self.output_weights_history_ = out_hist
             self.residual_history_ = resid_hist
+            self.candidate_weights_history_ = cand_paths
         if not converged:
             warnings.warn(
                 f"cascade-correlation stopped at max_hidden={max_hidden} hidden units with "
@@ -184,34 +227,30 @@ class _CascadeCorrelation(BaseEstimator):
         m = Z.shape[0]
         step = np.full(n_cand, eta / m)
 
-        def score(W):
-            V = sigmoid(Z @ W)
-            cov = (V - V.mean(axis=0)).T @ Ec  # (C, l)
-            return np.abs(cov).sum(axis=1), V, np.sign(cov)
-
-        S, V, sign = score(W)
+        S, grad, _ = _correlation_gradient(Z, W, Ec)
         traces = [S.copy()]
+        path = [W.copy()]
         n_it = 0
         active = np.ones(n_cand, dtype=bool)
         while n_it < max_iter:
             n_it += 1
-            grad = Z.T @ ((V * (1.0 - V)) * (Ec @ sign.T))  # (p, C)
             trial = W + step * grad
-            S_new, V_new, sign_new = score(trial)
+            S_new, grad_new, _ = _correlation_gradient(Z, trial, Ec)
             better = (S_new > S) & active
             W = np.where(better, trial, W)
             gain = np.where(better, S_new - S, 0.0)
             S = np.where(better, S_new, S)
-            V = np.where(better, V_new, V)
-            sign = np.where(better[:, None], sign_new, sign)
+            grad = np.where(better, grad_new, grad)
             step = np.where(better, step * 1.2, step * 0.5)
             traces.append(S.copy())
+            path.append(W.copy())
             stalled = (~better & (step < _MIN_STEP)) | (better & (gain <= cand_tol * S))
             active &= ~stalled
             if not active.any():
                 break
         best = int(np.argmax(S))
-        return W[:, best].copy(), np.array(traces)[:, best], n_it
+        return (W[:, best].copy(), np.array(traces)[:, best], np.array(path)[:, :, best],
+                n_it)
 
     def _features(self, X: np.ndarray) -> np.ndarray:
         Z0 = np.column_stack([(X - self.x_mean_) / self.x_scale_, np.ones(X.shape[0])])
@@ -238,8 +277,8 @@ class CascadeCorrelationRegressor(RegressorMixin, _CascadeCorrelation):
     tol : float, default=1e-3
         Stop growing when a unit lowers the training error by less than this fraction.
     record_history : bool, default=False
-        Keep the output weights after every retraining and the residuals every
-        candidate pool was trained on.
+        Keep the output weights after every retraining, the residuals every candidate
+        pool was trained on and the installed candidates' weight paths.
     random_state : None, int or Generator, default=None
 
     Attributes
@@ -256,6 +295,9 @@ class CascadeCorrelationRegressor(RegressorMixin, _CascadeCorrelation):
     candidate_n_iter_ : ndarray of int
     output_weights_history_, residual_history_ : list of ndarray
         Only with ``record_history``.
+    candidate_weights_history_ : list of ndarray, only with ``record_history``
+        The installed candidate's weights at every ascent step (n_steps + 1, p), the
+        iterates behind ``candidate_correlation_history_``.
     x_mean_, x_scale_ : ndarray of shape (d,)
         Input standardisation.
     y_mean_, y_scale_ : float

@@ -81,6 +81,10 @@ CASES: dict[str, Case] = {
         invalid={"max_hidden": [-1], "n_candidates": [0], "candidate_learning_rate": [0.0]}),
     "candidate_correlation": Case(
         call=lambda rng: ((rng.random((10, 3)), rng.normal(size=(10, 2))), {})),
+    "candidate_correlation_gradient": Case(
+        call=lambda rng: ((rng.normal(size=(10, 4)), rng.normal(size=4),
+                           rng.normal(size=(10, 2))), {}),
+        invalid={"weights": [np.zeros(3)]}),
     "ElmanNetwork": Case(
         call=_sequences, init=lambda: {"n_hidden": 3, "max_iter": 20},
         accept=frozenset({"y-extra-axis"}),  # (n, T, l) targets: l outputs per step
