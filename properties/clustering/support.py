@@ -123,7 +123,13 @@ def brute_pair_counts(lam: Sequence, ref: Sequence) -> tuple[int, int, int, int]
 
 
 def _dist(x: np.ndarray, z: np.ndarray, p: float = 2.0) -> float:
-    return float(np.sum(np.abs(x - z) ** p) ** (1.0 / p))
+    """(7.11) with the differences divided by the largest first, so that no power
+    underflows (two points 1e-300 apart are 1e-300 apart, not 0)."""
+    d = np.abs(x - z)
+    top = float(np.max(d, initial=0.0))
+    if top == 0.0:
+        return 0.0
+    return top * float(np.sum((d / top) ** p) ** (1.0 / p))
 
 
 @dataclass(frozen=True)

@@ -429,6 +429,26 @@ def test_agnes_check_refutes_a_wrong_lance_williams_update(monkeypatch, linkage,
     assert_refutes(check)
 
 
+@pytest.mark.parametrize("broken", ["sum-of-powers", "scaled-by-two"])
+def test_agnes_check_refutes_distances_that_lose_small_differences(monkeypatch, broken):
+    from scipy.spatial.distance import pdist, squareform
+
+    from properties.clustering.agnes import MIXED_MAGNITUDES
+    if broken == "sum-of-powers":  # scipy's sums of |d|^p alone: 1e-300 squared is 0
+        monkeypatch.setattr(agnes_module, "sample_distances",
+                            lambda X, p: squareform(pdist(X, "minkowski", p=p)))
+    else:  # every data set divided by 2 and the distances doubled: 5e-324 / 2 is 0
+        real = agnes_module.sample_distances
+        monkeypatch.setattr(agnes_module, "sample_distances", lambda X, p: real(X / 2, p) * 2)
+
+    @given(X=point_sets(min_size=4, max_size=12, kinds=("blobs", "free")))
+    @example(X=MIXED_MAGNITUDES)
+    def check(X):
+        check_agnes_merges(AGNES(1, linkage="single").fit(X), X, "single", 1)
+
+    assert_refutes(check)
+
+
 def test_agnes_check_holds_for_the_real_updates():
     @given(X=point_sets(min_size=4, max_size=12), k=st.integers(1, 3))
     def check(X, k):
