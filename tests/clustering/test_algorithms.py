@@ -424,3 +424,24 @@ def test_minkowski_matrices_do_not_underflow_below_the_large_p_path(p):
     assert np.allclose(minkowski_matrix(X[:2], X, p), exact[:2], rtol=1e-13, atol=0.0)
     est = AGNES(n_clusters=1, linkage="single", p=p).fit(X[:4])
     assert np.allclose(np.sort(est.distances_)[:2], [1e-6, 3e-6], rtol=1e-9, atol=0.0)
+
+
+@pytest.mark.parametrize(("estimator", "documented"), [
+    (KMeans, {"n_clusters": 8, "init": "random", "max_iter": 300, "tol": 0.0,
+              "empty_cluster": "relocate", "keep_history": False, "random_state": None}),
+    (AGNES, {"n_clusters": 2, "linkage": "average", "p": 2.0}),
+    (DBSCAN, {"eps": 0.5, "min_pts": 5, "p": 2.0, "random_state": None}),
+    (LVQ, {"prototype_labels": None, "learning_rate": 0.1, "max_iter": 5000, "tol": None,
+           "keep_history": False, "random_state": None}),
+    (GaussianMixtureClustering, {"n_clusters": 1, "reg_covar": 1e-6, "max_iter": 100,
+                                 "tol": 1e-3, "n_init": 1, "init_params": "kmeans",
+                                 "weights_init": None, "means_init": None,
+                                 "covariances_init": None, "keep_history": False,
+                                 "random_state": None}),
+])
+def test_documented_defaults(estimator, documented):
+    # the notes fix none of these values (k is an input of Algorithm 1): the docstrings do
+    assert estimator().get_params() == documented
+    if estimator is KMeans:  # the default k is the one fitted
+        X = np.arange(20.0).reshape(10, 2)
+        assert np.unique(KMeans(random_state=0).fit(X).labels_).shape[0] == 8
