@@ -405,6 +405,33 @@ def test_node_statistics_check_refutes_a_misrecorded_node(field):
     assert_refutes(tampered)
 
 
+def test_min_decrease_check_refutes_a_rule_that_stops_at_a_tie_or_ignores_the_minimum():
+    """The rule run as "split only above the minimum" (a tie stops: the minimum nudged up
+    one ulp) and a rule ignoring the minimum are both refuted by the claim's body."""
+    from properties.trees.splits import check_min_decrease_rule
+
+    def strict(data, **kwargs):
+        if kwargs.get("min_impurity_decrease", 0.0) > 0:
+            kwargs["min_impurity_decrease"] = np.nextafter(kwargs["min_impurity_decrease"], np.inf)
+        return fit_tree(data, **kwargs)
+
+    def ignored(data, **kwargs):
+        kwargs.pop("min_impurity_decrease", None)
+        return fit_tree(data, **kwargs)
+
+    @given(data=continuous_datasets(weighted=True), criterion=st.sampled_from(["entropy", "gini"]))
+    def at_tie(data, criterion):
+        check_min_decrease_rule(data, criterion, "root", fit=strict)
+
+    @given(data=continuous_datasets(weighted=True), criterion=st.sampled_from(["entropy", "gini"]),
+           min_decrease=st.sampled_from([0.05, 0.2]))
+    def no_rule(data, criterion, min_decrease):
+        check_min_decrease_rule(data, criterion, min_decrease, fit=ignored)
+
+    assert_refutes(at_tie)
+    assert_refutes(no_rule)
+
+
 def test_newton_leaf_check_refutes_a_wrong_curvature():
     """Leaves set with p (1 + p) in place of p (1 - p), as a mutant of the loop would."""
     from properties.trees.gbdt import check_newton_leaves
