@@ -145,7 +145,7 @@ def empty_cluster_as_written(X, k, seed):
     "is its cluster's mean. Checked on the objective the loop recorded after every step, "
     "recomputed from the recorded partitions and means. With the relocation rule and at "
     "least k distinct samples the output is a partition into k non-empty clusters (Alg.1's "
-    "Out).",
+    "Out); the reported number of relocated samples is the number the update steps moved.",
     method=Method.PROPERTY,
     tags=("clustering", "kmeans", "monotone"),
 )
@@ -167,11 +167,21 @@ def monotone_termination(X, k, init, rule, seed):
     est = silenced(KMeans(k, init=start, empty_cluster=rule, keep_history=True,
                           max_iter=1000, random_state=seed).fit, X)
     check_kmeans_trace(kmeans_trace(est, X))
+    check_relocation_count(est)
     if rule == "relocate" and np.unique(X, axis=0).shape[0] >= k:
         sizes = np.bincount(est.labels_, minlength=k)
         assert np.all(sizes > 0), f"relocation left clusters empty: sizes {sizes.tolist()}"
     evidence.worst("iterations to stop", est.n_iter_)
     evidence.worst("samples moved into empty clusters", est.n_relocated_)
+
+
+def check_relocation_count(est) -> None:
+    """``n_relocated_`` is the number of samples the recorded update steps moved (only a
+    rule for empty clusters moves samples there)."""
+    hist = est.labels_history_
+    moved = int(np.sum(hist[0:-1:2] != hist[1::2]))
+    assert est.n_relocated_ == moved, (
+        f"n_relocated_ = {est.n_relocated_}, but the update steps moved {moved} samples")
 
 
 #: The real data are measured on grids (digits: integer pixels), so many sample-to-mean

@@ -45,7 +45,7 @@ from properties.clustering.indices import (
     check_geometry,
     check_pair_counts,
 )
-from properties.clustering.kmeans import check_mean_identity
+from properties.clustering.kmeans import check_mean_identity, check_relocation_count
 from properties.clustering.lvq import check_lvq_run
 from properties.clustering.strategies import (
     GMMProblem,
@@ -223,6 +223,17 @@ def test_kmeans_trace_check_holds_for_the_unbroken_loop():
         check_kmeans_trace(_broken_lloyd(X, min(k, X.shape[0]), seed, rounds=500))
 
     assert_holds(check)
+
+
+@pytest.mark.parametrize("offset", [-1, 1])
+def test_relocation_count_check_refutes_a_miscount(offset):
+    from algorithms.clustering import KMeans
+
+    X = np.array([[0.0], [1.0], [2.0], [100.0]])
+    est = KMeans(3, init=np.array([[1.0], [60.0], [1000.0]]), keep_history=True).fit(X)
+    assert_holds(lambda: check_relocation_count(est))
+    est.n_relocated_ += offset
+    assert_refutes(lambda: check_relocation_count(est))
 
 
 def test_mean_identity_check_refutes_dropped_cluster_sizes():
