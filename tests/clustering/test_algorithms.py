@@ -445,3 +445,21 @@ def test_documented_defaults(estimator, documented):
     if estimator is KMeans:  # the default k is the one fitted
         X = np.arange(20.0).reshape(10, 2)
         assert np.unique(KMeans(random_state=0).fit(X).labels_).shape[0] == 8
+
+
+@pytest.mark.parametrize(("off", "accepted"), [(9e-9, True), (1.1e-8, False)])
+def test_weights_init_sum_slack_is_scikit_learns(off, accepted):
+    # (7.18) asks for sum = 1 exactly; the rounding slack (1e-8) is scikit-learn's, whose
+    # GaussianMixture decides the same way on the same weights
+    from sklearn.mixture import GaussianMixture
+
+    X = np.random.default_rng(0).normal(size=(30, 2))
+    weights = [0.5, 0.5 + off]
+    ours = GaussianMixtureClustering(2, weights_init=weights, random_state=0)
+    theirs = GaussianMixture(2, weights_init=weights, random_state=0)
+    for est in (ours, theirs):
+        if accepted:
+            est.fit(X)
+        else:
+            with pytest.raises(ValueError, match="weights_init|weights"):
+                est.fit(X)
