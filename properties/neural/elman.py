@@ -28,8 +28,11 @@ from properties.neural.support_other import check_bptt_gradient, check_state_dep
     method=Method.PROPERTY,
     tags=("neural", "elman"),
 )
-@given(problem=elman_problems(min_steps=2, max_scale=3.0), seed=SEEDS)
+@given(problem=elman_problems(min_steps=2, max_scale=1.0), seed=SEEDS)
 def state_dependence(problem, seed):
+    # weights up to 1 keep every net input below ~20 in size, where float64 still tells
+    # f(a) from 1 (f saturates to exactly 1.0 near a = 37); beyond, a change can vanish
+    # in rounding although the function depends on it
     check_state_dependence(problem.net, problem.X, np.random.default_rng(seed))
 
 

@@ -279,7 +279,7 @@ def test_bptt_check_refutes_broken_gradients(variant):
 
 
 def test_state_dependence_check_refutes_a_network_without_context():
-    @given(problem=elman_problems(min_steps=2, max_scale=3.0), seed=SEEDS)
+    @given(problem=elman_problems(min_steps=2, max_scale=1.0), seed=SEEDS)
     def check(problem, seed):
         params = problem.net.params_
         params["U"] = np.zeros_like(params["U"])  # feed-forward: no state fed back
