@@ -75,3 +75,26 @@ def test_ecoc_default_code_length_is_the_documented_one(n_classes):
     X = rng.normal(size=(y.size, 2)) + y[:, None]
     model = linear.ECOCClassifier(linear.LogisticRegression(lam=0.1), random_state=0).fit(X, y)
     assert model.code_matrix_.shape == (n_classes, math.ceil(10 * math.log2(n_classes)))
+
+
+#: The documented keyword defaults of the family's functions (their docstrings state them;
+#: lasso_path and elastic_net_path take solver, max_iter and tol from solve_l1_l2's).
+DOCUMENTED_FUNCTION_DEFAULTS = {
+    "solve_l1_l2": {"l2": 0.0, "solver": "cd", "max_iter": 10_000, "tol": 1e-8,
+                    "coef_init": None, "refine": True},
+    "lasso_path": {"lams": None, "n_lams": 50, "eps": 1e-3, "fit_intercept": True,
+                   "solver": "cd", "max_iter": 10_000, "tol": 1e-8},
+    "elastic_net_path": {"rho": 0.5, "lams": None, "n_lams": 50, "eps": 1e-3,
+                         "fit_intercept": True, "solver": "cd", "max_iter": 10_000,
+                         "tol": 1e-8},
+    "ridge_path": {"fit_intercept": True},
+}
+
+
+@pytest.mark.parametrize("name", sorted(DOCUMENTED_FUNCTION_DEFAULTS))
+def test_function_defaults_are_the_documented_ones(name):
+    import inspect
+
+    params = inspect.signature(getattr(linear, name)).parameters
+    defaults = {k: p.default for k, p in params.items() if p.default is not inspect.Parameter.empty}
+    assert defaults == DOCUMENTED_FUNCTION_DEFAULTS[name]
