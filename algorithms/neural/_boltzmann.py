@@ -30,8 +30,6 @@ comes from a short chain instead of the exact expectation.
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import logsumexp
@@ -55,8 +53,9 @@ __all__ = [
     "boltzmann_log_probabilities",
 ]
 
-#: Exact enumeration visits 2^n states; beyond this many units it is refused.
-MAX_ENUMERATION_UNITS = 20
+#: Exact enumeration visits 2^n states (65,536 rows at the cap, a few MB); beyond this
+#: many units it is refused.
+MAX_ENUMERATION_UNITS = 16
 #: Largest number of CD updates (epochs * batches) one fit may run.
 MAX_UPDATES = 10**7
 
@@ -64,7 +63,8 @@ MAX_UPDATES = 10**7
 def binary_states(n: int) -> np.ndarray:
     """All 2^n states of n binary units, (2^n, n), in lexicographic order."""
     n = check_int(n, "n", low=0, high=MAX_ENUMERATION_UNITS)
-    return np.array(list(itertools.product((0.0, 1.0), repeat=n))).reshape(2**n, n)
+    codes = np.arange(2**n)[:, None] >> np.arange(n - 1, -1, -1)[None, :]
+    return (codes & 1).astype(float)
 
 
 def _machine(weights: object, thresholds: object, max_units: int | None = None

@@ -91,11 +91,11 @@ CASES: dict[str, Case] = {
         invalid={"learning_rate": [0.0, -1.0], "n_hidden": [0], "max_iter": [0],
                  "y": [np.full((6, 5), 2.0), np.zeros((6, 4)), np.zeros(6)],
                  "X": [np.zeros((6, 5)), np.zeros((6, 0, 2))]}),
-    "binary_states": Case(call=lambda rng: ((3,), {}), invalid={"n": [21]}),
+    "binary_states": Case(call=lambda rng: ((3,), {}), invalid={"n": [17]}),
     "boltzmann_energy": Case(call=_energy, invalid={
         "states": [_NOT_BINARY, np.zeros((2, 3))], "weights": [_ASYMMETRIC, _SELF]}),
     "boltzmann_log_probabilities": Case(call=_log_probabilities, invalid={
-        "weights": [_ASYMMETRIC, _SELF, np.zeros((21, 21))], "thresholds": [np.zeros(3)]}),
+        "weights": [_ASYMMETRIC, _SELF, np.zeros((17, 17))], "thresholds": [np.zeros(3)]}),
     "RBM": Case(call=_binary, init=lambda: {"n_components": 3, "n_iter": 3},
                 invalid={"X": [np.full((4, 5), 0.5), np.full((4, 5), 2.0)],
                          "learning_rate": [0.0], "k": [0], "batch_size": [0],

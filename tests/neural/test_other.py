@@ -220,7 +220,7 @@ def test_boltzmann_functions_refuse_bad_machines():
     with pytest.raises(ValueError, match="binary"):
         boltzmann_energy([0, 0.5], np.zeros((2, 2)), [0.0, 0.0])
     with pytest.raises(ValueError, match="weights"):
-        boltzmann_log_probabilities(np.zeros((21, 21)), np.zeros(21))
+        boltzmann_log_probabilities(np.zeros((17, 17)), np.zeros(17))
 
 
 def test_rbm_learns_and_refuses_non_binary_data():
