@@ -3,6 +3,7 @@ broken variants (a wrong formula, a constant halved or doubled, a dropped factor
 M-step, a misreported trace, a tampered record)."""
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -46,7 +47,7 @@ from properties.clustering.indices import (
     check_pair_counts,
 )
 from properties.clustering.kmeans import check_mean_identity, check_relocation_count
-from properties.clustering.lvq import check_lvq_run
+from properties.clustering.lvq import check_lvq_run, check_lvq_stop
 from properties.clustering.strategies import (
     GMMProblem,
     clusterings,
@@ -271,6 +272,48 @@ def test_lvq_check_refutes_tampered_records(tamper):
         check_lvq_run(est, X, y, 0.3)
 
     assert_refutes(check)
+
+
+def _lvq_tol(est, m):
+    moves = np.linalg.norm(est.after_ - est.before_, axis=1)
+    return float(np.median(np.convolve(moves, np.ones(m), "valid")))
+
+
+@pytest.mark.parametrize("broken", ["not-reported", "stop-skipped", "stopped-early",
+                                    "cut-off"])
+def test_lvq_stop_check_refutes_a_wrong_stop(broken):
+    @given(seed=SEEDS)
+    def check(seed):
+        X, y, est = _lvq_case(seed)
+        m, tol = X.shape[0], _lvq_tol(est, X.shape[0])
+        stopped = LVQ(learning_rate=0.3, max_iter=40, tol=tol, keep_history=True,
+                      random_state=seed).fit(X, y)
+        if broken == "not-reported":  # the tol stop reported as not converged
+            stopped.converged_ = False
+            check_lvq_stop(stopped, m, tol, 40)
+        elif broken == "stop-skipped":  # ran on past the first window below tol
+            check_lvq_stop(est, m, tol, 40)
+        elif broken == "stopped-early":  # stopped where no window was below tol yet
+            check_lvq_stop(stopped, m, tol / 2, 40)
+        else:  # no tol, yet fewer than max_iter iterations
+            check_lvq_stop(stopped, m, None, 40)
+
+    assert_refutes(check)
+
+
+def test_lvq_stop_check_holds_for_the_real_stop():
+    @given(seed=SEEDS)
+    def check(seed):
+        X, y, est = _lvq_case(seed)
+        check_lvq_stop(est, X.shape[0], None, 40)
+        tol = _lvq_tol(est, X.shape[0])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            stopped = LVQ(learning_rate=0.3, max_iter=40, tol=tol, keep_history=True,
+                          random_state=seed).fit(X, y)
+        check_lvq_stop(stopped, X.shape[0], tol, 40)
+
+    assert_holds(check)
 
 
 # ---------------------------------------------------------------------------
