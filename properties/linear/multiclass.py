@@ -194,6 +194,77 @@ def decoding_recovers_class_from_correct_classifiers(M, n, d, seed):
     check_decoding_with_correct_base(M, n, d, seed)
 
 
+class NearestMeanScorer(ClassifierMixin, BaseEstimator):
+    """Binary base learner with real-valued confidences: ||x - m_0||^2 - ||x - m_1||^2
+    (positive: nearer the mean of label 1), so ties between classes have probability 0."""
+
+    def fit(self, X, y):
+        X, y = np.asarray(X, dtype=float), np.asarray(y)
+        self.classes_ = np.unique(y)
+        self.means_ = np.stack([X[y == c].mean(axis=0) for c in self.classes_])
+        return self
+
+    def decision_function(self, X):
+        X = np.asarray(X, dtype=float)
+        sq = ((X[:, None, :] - self.means_[None, :, :]) ** 2).sum(-1)
+        return sq[:, 0] - sq[:, -1]
+
+    def predict(self, X):
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+
+def check_decision_scores(M: int, n: int, d: int, seed: int, ovr=OneVsRestClassifier,
+                          ovo=OneVsOneClassifier) -> None:
+    """OvR's scores are its M classifiers' confidences and OvO's its vote counts (plus
+    confidences squashed below one vote); both predict the class of the largest score.
+    With M = 2 the score is one column, class 1's minus class 0's, positive exactly when
+    class 1 is predicted (scikit-learn's convention)."""
+    rng = np.random.default_rng(seed)
+    y = np.concatenate([np.arange(M), rng.integers(0, M, size=n)])
+    X = rng.standard_normal((y.size, d)) + y[:, None]
+    test = rng.standard_normal((30, d)) * 2.0 + M / 2
+    for name, est in (("OvR", ovr(NearestMeanScorer())), ("OvO", ovo(NearestMeanScorer()))):
+        est.fit(X, y)
+        D = np.asarray(est.decision_function(test), dtype=float)
+        pred = est.predict(test)
+        if M == 2:
+            if D.shape != (test.shape[0],):
+                raise AssertionError(f"{name}, two classes: scores of shape {D.shape}, "
+                                     f"expected ({test.shape[0]},)")
+            chosen = est.classes_[(D > 0).astype(int)]
+        else:
+            if D.shape != (test.shape[0], M):
+                raise AssertionError(f"{name}, M = {M}: scores of shape {D.shape}, "
+                                     f"expected ({test.shape[0]}, {M})")
+            chosen = est.classes_[np.argmax(D, axis=1)]
+            if name == "OvR":
+                conf = np.column_stack([e.decision_function(test) for e in est.estimators_])
+                if not np.array_equal(D, conf):
+                    raise AssertionError("OvR scores are not its classifiers' confidences")
+        wrong = np.flatnonzero(chosen != pred)
+        if wrong.size:
+            i = int(wrong[0])
+            raise AssertionError(f"{name}, M = {M}: sample {i} predicted {pred[i]} but its "
+                                 f"largest score is that of {chosen[i]} (scores {D[i]})")
+        evidence.add_examples(1)
+
+
+@claim(
+    id="multiclass.decision_scores_pick_the_prediction",
+    source="003 §1.8",
+    statement="OvR predicts the class whose classifier is the most confident and OvO the "
+    "class with the most pairwise votes: their per-class scores (OvR: the M confidences; "
+    "OvO: votes, ties broken by confidence) have their maximum at the predicted class "
+    "(for two classes, one score whose sign picks the class).",
+    method=Method.PROPERTY,
+    tags=("multiclass", "linear"),
+)
+@given(M=st.integers(2, 6), n=st.integers(0, 20), d=st.integers(1, 3),
+       seed=st.integers(0, 2**32 - 1))
+def decision_scores_pick_the_prediction(M, n, d, seed):
+    check_decision_scores(M, n, d, seed)
+
+
 def correctable_bits(d: float) -> int:
     """floor((d - 1) / 2): the number of bit errors minimum distance d corrects."""
     return int(np.floor((d - 1) / 2))

@@ -13,6 +13,7 @@ from algorithms.linear import OneVsOneClassifier, OneVsRestClassifier
 from mltheory.testing import assert_holds, assert_refutes
 from properties.linear.multiclass import (
     Memoriser,
+    check_decision_scores,
     check_decoding_with_correct_base,
     check_ecoc_correction,
     check_ovo_training,
@@ -57,3 +58,33 @@ def test_ecoc_check_refutes_correcting_half_the_distance():
 
 def test_correct_ecoc_check_holds():
     assert_holds(lambda rng, scale: check_ecoc_correction(rng, scale))
+
+
+class LeastConfidentAnyMOvR(OneVsRestClassifier):
+    """Picks the least confident class, for any number of classes."""
+
+    def _predict_index(self, X_arr):
+        return np.argmin([e.decision_function(X_arr) for e in self.estimators_], axis=0)
+
+
+class NegatedScoresOvO(OneVsOneClassifier):
+    def decision_function(self, X):
+        return -super().decision_function(X)
+
+
+def test_decision_score_check_refutes_an_ovr_that_picks_the_least_confident_class():
+    @given(M=st.integers(2, 6), n=st.integers(0, 20), d=st.integers(1, 3),
+           seed=st.integers(0, 2**32 - 1))
+    def broken(M, n, d, seed):
+        check_decision_scores(M, n, d, seed, ovr=LeastConfidentAnyMOvR)
+
+    assert_refutes(broken)
+
+
+def test_decision_score_check_refutes_ovo_scores_of_the_wrong_sign():
+    @given(M=st.integers(2, 6), n=st.integers(0, 20), d=st.integers(1, 3),
+           seed=st.integers(0, 2**32 - 1))
+    def broken(M, n, d, seed):
+        check_decision_scores(M, n, d, seed, ovo=NegatedScoresOvO)
+
+    assert_refutes(broken)
