@@ -82,6 +82,8 @@ class SOM(TransformerMixin, BaseEstimator):
         training and after every epoch, recorded by the training loop.
     learning_rate_history_, radius_history_ : ndarray of shape (n_epochs * m,)
         ``eta_t`` and ``sigma_t`` of every step.
+    order_, bmus_ : ndarray of int, shape (n_epochs * m,)
+        The sample presented at every step and its best-matching unit.
     quantization_error_ : float
     n_features_in_ : int
 
@@ -135,21 +137,24 @@ class SOM(TransformerMixin, BaseEstimator):
         sigmas = sigma0 * (sigma1 / sigma0) ** frac
         qe = np.empty(epochs + 1)
         qe[0] = self._quantization(Xs, W)
-        t = 0
-        for e in range(epochs):
-            for j in rng.permutation(m):  # sequential by nature: one sample per step
-                x = Xs[j]
-                diff = x - W
-                b = int(np.argmin(np.einsum("kd,kd->k", diff, diff)))
-                h = np.exp(-lattice_sq[b] / (2.0 * sigmas[t] ** 2))
-                W += (etas[t] * h)[:, None] * diff
-                t += 1
-            qe[e + 1] = self._quantization(Xs, W)
+        order = np.concatenate([rng.permutation(m) for _ in range(epochs)])
+        bmus = np.empty(T, dtype=np.intp)
+        for t, j in enumerate(order):  # sequential by nature: one sample per step
+            x = Xs[j]
+            diff = x - W
+            b = int(np.argmin(np.einsum("kd,kd->k", diff, diff)))
+            h = np.exp(-lattice_sq[b] / (2.0 * sigmas[t] ** 2))
+            W += (etas[t] * h)[:, None] * diff
+            bmus[t] = b
+            if (t + 1) % m == 0:
+                qe[(t + 1) // m] = self._quantization(Xs, W)
         self.weights_ = W * self._scale
         self.quantization_error_history_ = qe * self._scale
         self.quantization_error_ = float(qe[-1] * self._scale)
         self.learning_rate_history_ = etas
         self.radius_history_ = sigmas
+        self.order_ = order
+        self.bmus_ = bmus
         return self
 
     @staticmethod

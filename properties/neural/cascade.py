@@ -14,6 +14,7 @@ from sklearn.exceptions import ConvergenceWarning
 from algorithms.neural import (
     CascadeCorrelationClassifier,
     CascadeCorrelationRegressor,
+    candidate_correlation,
     candidate_correlation_gradient,
 )
 from mltheory import Method, claim, evidence
@@ -22,6 +23,7 @@ from properties.neural.strategies_other import SEEDS, regression_sets
 from properties.neural.support_other import (
     check_cascade_run,
     check_correlation_gradient,
+    own_correlation,
 )
 
 
@@ -67,6 +69,11 @@ def correlation_and_retraining(data, n_hidden, seed, classify):
     if classify:
         got = est.decision_function(X)
         want = out[:, 1] - out[:, 0] if out.shape[1] == 2 else out
+        top = np.max(out, axis=1, keepdims=True)
+        clear = np.sum(out >= top - 1e-9, axis=1) == 1  # no near-tie between outputs
+        assert np.array_equal(est.predict(X)[clear],
+                              est.classes_[np.argmax(out, axis=1)][clear]), (
+            "predict is not the class of the largest output")
     else:
         got, want = est.predict(X), out[:, 0] * est.y_scale_ + est.y_mean_
     assert_close(got, want, LINEAR_ALGEBRA, scale=max(1.0, float(np.max(np.abs(want)))),
@@ -95,15 +102,19 @@ def correlation_gradient(seed, m, p, n_out, w_scale):
     # S is not differentiable where a covariance changes sign (measure zero)
     assume(np.all(np.abs(cov) > 1e-4 * np.sqrt(m)))
     check_correlation_gradient(Z, w, E, candidate_correlation_gradient)
+    assert_close(candidate_correlation(np.column_stack([V, 1.0 - V]), E),
+                 [own_correlation(V, E)] * 2, LINEAR_ALGEBRA, scale=max(1.0, float(m)),
+                 label="|candidate_correlation - own S|")
 
 
 @claim(
     id="cascade.grows_to_fit",
     source="003 §3.5.4",
     statement="Cascade-correlation sets its own topology: without a preset number of "
-    "hidden units it keeps adding units while they lower the training error, and on a small "
-    "training set it fits the samples far better than the held-out data (the overfitting "
-    "the notes warn about): training error below held-out error in every run.",
+    "hidden units it keeps adding units exactly while each lowers the training error by at "
+    "least the fraction tol (the recorded errors show where it stopped and why), and on a "
+    "small training set it fits the samples far better than the held-out data (the "
+    "overfitting the notes warn about): training error below held-out error in every run.",
     method=Method.SIMULATION,
     tags=("neural", "cascade"),
 )
@@ -113,9 +124,20 @@ def grows_to_fit(rng, scale):
         X = rng.uniform(-2, 2, size=(60, 2))
         y = np.sin(2 * X[:, 0]) * X[:, 1] + 0.3 * rng.normal(size=60)
         train, test = slice(0, 15), slice(15, 60)
-        est = fit_quietly(CascadeCorrelationRegressor(max_hidden=12, tol=1e-3,
+        tol, budget, target = 1e-3, 12, 1e-4
+        est = fit_quietly(CascadeCorrelationRegressor(max_hidden=budget, tol=tol,
+                                                      target_error=target,
                                                       random_state=int(rng.integers(2**32))),
                           X[train], y[train])
+        errs = est.training_error_history_
+        gains = errs[:-1] - errs[1:]
+        # every unit but the last improved by >= tol (else growth would have stopped)
+        assert np.all(gains[:-1] >= tol * errs[:-2]) and np.all(errs[:-1] > target), (
+            f"growth went on after a unit improved by less than tol: {errs.tolist()}")
+        stopped = est.n_hidden_ == budget or errs[-1] <= target or gains[-1] < tol * errs[-2]
+        assert stopped, f"growth stopped without reason: {errs.tolist()}"
+        assert est.converged_ == (errs[-1] <= target or (est.n_hidden_ > 0 and
+                                                          gains[-1] < tol * errs[-2]))
         e_train = float(np.mean((est.predict(X[train]) - y[train]) ** 2))
         e_test = float(np.mean((est.predict(X[test]) - y[test]) ** 2))
         ratios.append(e_train / e_test)

@@ -13,6 +13,7 @@ from mltheory import ErratumKind, Expect, Method, claim, evidence
 from properties.neural.strategies_other import SEEDS
 from properties.neural.support_other import (
     check_neighbours_adjacent,
+    check_som_replay,
     check_topology_beats_random,
     som_data,
 )
@@ -88,3 +89,23 @@ def schedules(seed, kind, epochs):
     # not monotone: the initial map is made of samples (small error) and the wide early
     # neighbourhood first pulls all units together; recorded as a figure only
     evidence.worst("final / initial quantisation error", qe[-1] / qe[0])
+
+
+@claim(
+    id="som.update_rule",
+    source="003 §3.5.3; Kohonen 1982",
+    statement="Every SOM step moves the best-matching unit of the presented sample and its "
+    "lattice neighbours towards the sample, unit u by eta_t exp(-||r_u - r_b||^2 / "
+    "(2 sigma_t^2)) (x - w_u) with the recorded decaying rate and radius: replayed from the "
+    "initial weights in the recorded order, the recorded best matches are nearest and the "
+    "replay ends on the fitted map.",
+    method=Method.PROPERTY,
+    tags=("neural", "som"),
+)
+@given(seed=SEEDS, kind=st.sampled_from(["sheet", "cube"]), rows=st.integers(1, 4),
+       cols=st.integers(2, 5), epochs=st.integers(1, 3),
+       size=st.sampled_from([1e-3, 1.0, 1e3]))
+def update_rule(seed, kind, rows, cols, epochs, size):
+    X = som_data(kind, np.random.default_rng(seed), 30) * size
+    som = SOM(n_rows=rows, n_cols=cols, n_epochs=epochs, random_state=seed).fit(X)
+    check_som_replay(som, X)

@@ -153,6 +153,31 @@ def check_topology_beats_random(fit_map: Callable[[np.ndarray, int], object],
     evidence.add_examples(n_maps)
 
 
+def check_som_replay(som, X: np.ndarray, *, width: float = 2.0, rate: float = 1.0) -> None:
+    """Replay a SOM fit from its initial weights and recorded presentation order: at every
+    step the recorded unit is the best match of the replayed weights, and every unit ``u``
+    moves by ``eta_t exp(-||r_u - r_b||^2 / (width sigma_t^2)) (x - w_u)`` (``width = 2``,
+    ``rate = 1``: the Gaussian neighbourhood of the recorded schedules); the replay ends on
+    the fitted weights. The broken variants of the teeth tests change ``width``/``rate``."""
+    W = som.initial_weights_.copy()
+    L = som.lattice_
+    lattice_sq = ((L[:, None, :] - L[None, :, :]) ** 2).sum(axis=2)
+    scale = max(1.0, float(np.max(np.abs(X))))
+    worst_gap = math.inf
+    for t, (j, b) in enumerate(zip(som.order_, som.bmus_, strict=True)):
+        d = np.sqrt(((X[j] - W) ** 2).sum(axis=1))
+        second = np.partition(d, 1)[1] if d.shape[0] > 1 else math.inf
+        worst_gap = min(worst_gap, float(second - d.min()))
+        assert d[b] <= d.min() + 1e-9 * scale, (
+            f"step {t}: unit {b} recorded as best match, unit {int(np.argmin(d))} is nearer")
+        h = np.exp(-lattice_sq[b] / (width * som.radius_history_[t] ** 2))
+        W = W + (rate * som.learning_rate_history_[t] * h)[:, None] * (X[j] - W)
+    evidence.worst("smallest gap between best and second-best unit", worst_gap,
+                   larger_is_worse=False)
+    assert_close(W, som.weights_, REPLAY, scale=scale,
+                 label="|replayed - fitted weights| / scale")
+
+
 def check_neighbours_adjacent(som, X: np.ndarray) -> None:
     """(As printed) topology preserved: every sample's nearest other sample has its
     best-matching unit on the same or a lattice-adjacent unit (Chebyshev distance <= 1)."""
@@ -414,3 +439,56 @@ def cd_likelihood_runs(rng: np.random.Generator, runs: int, fit: Callable, k: in
         epoch_up += int(np.sum(np.diff(lls) > 0))
         epochs += lls.shape[0] - 1
     return wins, np.array(gains), epoch_up / max(epochs, 1)
+
+
+def exact_cd_update(V0: np.ndarray, W: np.ndarray, b: np.ndarray, c: np.ndarray, k: int
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The expected CD-k update direction (Delta W, Delta b, Delta c) / eta of the batch
+    ``V0``, exactly: the k-step block-Gibbs chain on the visible states as a 2^n_v
+    transition matrix T(v, v') = sum_h P(h | v) P(v' | h), enumerated."""
+    n_v, n_h = W.shape
+    vs = np.array(list(itertools.product((0.0, 1.0), repeat=n_v))).reshape(-1, n_v)
+    hs = np.array(list(itertools.product((0.0, 1.0), repeat=n_h))).reshape(-1, n_h)
+
+    def bernoulli(p, states):  # P(states | probabilities p), one row of p per condition
+        return np.prod(np.where(states[None, :, :] == 1, p[:, None, :], 1 - p[:, None, :]),
+                       axis=2)
+
+    p_h = bernoulli(expit(c + vs @ W), hs)  # (2^n_v, 2^n_h): P(h | v)
+    p_v = bernoulli(expit(b + hs @ W.T), vs)  # (2^n_h, 2^n_v): P(v' | h)
+    T = p_h @ p_v
+    idx = (V0 @ (2 ** np.arange(n_v - 1, -1, -1))).astype(int)
+    P_k = np.linalg.matrix_power(T, k)[idx]  # (batch, 2^n_v): law of v^k
+    ph_all = expit(c + vs @ W)  # P(h = 1 | v) of every v
+    ph0 = expit(c + V0 @ W)
+    neg_W = np.einsum("bs,si,sj->ij", P_k, vs, ph_all) / V0.shape[0]
+    dW = V0.T @ ph0 / V0.shape[0] - neg_W
+    db = V0.mean(axis=0) - (P_k @ vs).mean(axis=0)
+    dc = ph0.mean(axis=0) - (P_k @ ph_all).mean(axis=0)
+    return dW, db, dc
+
+
+def check_cd_expectation(rbm, V0: np.ndarray, k: int, copies: int, seed: int) -> float:
+    """One CD-k update (``rbm.cd_update``) on ``copies`` stacked copies of the batch
+    ``V0`` averages that many independent chains; every entry of its direction
+    (update / eta) must lie within the Hoeffding radius of the exact expectation.
+
+    Each chain's contribution to an entry lies in [-1, 1], so the mean of M = copies *
+    batch of them is off by t or more with probability at most 2 exp(-M t^2 / 2); t is
+    chosen so that this, summed over all entries, is 1e-6. Returns max deviation / t."""
+    W0, b0, c0 = rbm.components_.T.copy(), rbm.intercept_visible_.copy(), \
+        rbm.intercept_hidden_.copy()
+    eta = rbm.learning_rate
+    rbm.cd_update(np.tile(V0, (copies, 1)), random_state=seed)
+    got = ((rbm.components_.T - W0) / eta, (rbm.intercept_visible_ - b0) / eta,
+           (rbm.intercept_hidden_ - c0) / eta)
+    want = exact_cd_update(V0, W0, b0, c0, k)
+    entries = sum(a.size for a in want)
+    M = copies * V0.shape[0]
+    t = math.sqrt(2.0 * math.log(2.0 * entries / 1e-6) / M)
+    dev = max(float(np.max(np.abs(g - w))) for g, w in zip(got, want, strict=True))
+    evidence.worst("max |CD-k direction - exact expectation| / Hoeffding radius", dev / t)
+    assert dev <= t, (
+        f"the CD-{k} update deviates from its exact expectation by {dev:.4g} > {t:.4g}, "
+        "the Hoeffding radius at 1e-6")
+    return dev / t

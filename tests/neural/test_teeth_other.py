@@ -22,7 +22,7 @@ from algorithms.neural import (
 )
 from mltheory.stats import check_probability_at_least
 from mltheory.testing import assert_holds, assert_refutes
-from properties.neural.boltzmann import _cd_fit
+from properties.neural.boltzmann import _cd_fit, _random_rbm
 from properties.neural.cascade import fit_quietly
 from properties.neural.som import trained_map
 from properties.neural.strategies_other import (
@@ -39,9 +39,11 @@ from properties.neural.support_other import (
     check_boltzmann_distribution,
     check_bptt_gradient,
     check_cascade_run,
+    check_cd_expectation,
     check_correlation_gradient,
     check_neighbours_adjacent,
     check_one_active_unit,
+    check_som_replay,
     check_state_dependence,
     check_topology_beats_random,
     own_energies,
@@ -159,6 +161,17 @@ def test_adjacency_check_can_hold_on_a_line():
         check_neighbours_adjacent(som, X)
 
     assert_holds(check)
+
+
+@pytest.mark.parametrize(("width", "rate"), [(1.0, 1.0), (4.0, 1.0), (2.0, 0.9)])
+def test_som_replay_refutes_another_neighbourhood_or_rate(width, rate):
+    @given(seed=SEEDS)
+    def check(seed):
+        X = np.random.default_rng(seed).normal(size=(20, 2))
+        som = SOM(n_rows=3, n_cols=3, n_epochs=2, random_state=seed).fit(X)
+        check_som_replay(som, X, width=width, rate=rate)
+
+    assert_refutes(check)
 
 
 # ---------------------------------------------------------------------------
@@ -353,3 +366,29 @@ def test_cd_check_holds_for_cd1():
         check_probability_at_least(wins, 30, 0.5, label="P(CD raises the likelihood)")
 
     assert_holds(check)
+
+
+class _HiddenBiasSum(RBM):
+    """The hidden-bias update with ph0 + ph instead of ph0 - ph."""
+
+    @staticmethod
+    def _cd_step(V0, W, b, c, eta, k, rng):
+        W1, b1, c1 = RBM._cd_step(V0, W, b, c, eta, k, rng)
+        ph0 = 1.0 / (1.0 + np.exp(-(c + V0 @ W)))
+        # c1 - c = eta (<ph0> - <ph>), so c + eta (<ph0> + <ph>) = c + 2 eta <ph0> - (c1 - c)
+        return W1, b1, c + 2.0 * eta * ph0.mean(axis=0) - (c1 - c)
+
+
+@pytest.mark.parametrize("cls", [_ReversedCD, _NoNegativePhase, _HiddenBiasSum])
+def test_cd_expectation_check_refutes_broken_updates(cls):
+    @given(seed=SEEDS, n_v=st.integers(1, 4), n_h=st.integers(1, 3))
+    def check(seed, n_v, n_h):
+        base = _random_rbm(seed, n_v, n_h, 1.0)
+        rbm = cls(n_components=n_h, k=1, learning_rate=0.1)
+        for attr in ("components_", "intercept_hidden_", "intercept_visible_",
+                     "n_features_in_"):
+            setattr(rbm, attr, getattr(base, attr))
+        V0 = np.random.default_rng(seed + 2).integers(0, 2, size=(3, n_v)).astype(float)
+        check_cd_expectation(rbm, V0, 1, copies=8_000, seed=seed)
+
+    assert_refutes(check)
