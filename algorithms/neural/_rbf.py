@@ -113,6 +113,9 @@ class RBFNetwork(RegressorMixin, BaseEstimator):
         ``"lstsq"``).
     n_iter_ : int
     converged_ : bool
+    stop_reason_ : str
+        ``"lstsq"``, or for gradient descent ``"tol"`` (converged), ``"max_iter"`` or
+        ``"increase"`` (a step would have raised E; it was refused).
     n_features_in_ : int
 
     References
@@ -165,18 +168,21 @@ class RBFNetwork(RegressorMixin, BaseEstimator):
             Phi = np.exp(-D * betas)
             w = lstsq(Phi, y)[0]
             losses = [0.5 * float(np.mean((Phi @ w - y) ** 2))]
-            converged = True
+            converged, reason = True, "lstsq"
         else:
-            w, betas, losses, converged = _descend(D, y, betas, eta, max_iter, tol,
-                                                   fit_widths, beta)
+            w, betas, losses, reason = _descend(D, y, betas, eta, max_iter, tol,
+                                                fit_widths, beta)
+            converged = reason == "tol"
         self.n_centres_ = q
         self.centres_, self.betas_, self.weights_ = C, betas, w
         self.loss_curve_ = np.array(losses)
         self.n_iter_ = len(losses)
         self.converged_ = converged
+        self.stop_reason_ = reason
         if not converged:
-            warnings.warn(f"RBFNetwork: gradient descent did not settle in max_iter="
-                          f"{max_iter} iterations (or was stopped before diverging).",
+            why = ("a step would have raised E (learning_rate too large)" if reason == "increase"
+                   else f"E still fell by more than tol after max_iter={max_iter} iterations")
+            warnings.warn(f"RBFNetwork: gradient descent stopped: {why}.",
                           ConvergenceWarning, stacklevel=2)
         return self
 
@@ -193,14 +199,18 @@ class RBFNetwork(RegressorMixin, BaseEstimator):
 
 def _descend(D: np.ndarray, y: np.ndarray, betas: np.ndarray, eta: float, max_iter: int,
              tol: float, fit_widths: bool, beta0: float):
-    """Gradient descent on E = 1/(2m) sum (phi - y)^2 over w (and beta)."""
+    """Gradient descent on E = 1/(2m) sum (phi - y)^2 over w (and beta).
+
+    Stops when an iteration lowers E by at most ``tol * E`` ("tol"), when a step would
+    raise E or make it non-finite (the step is refused: "increase"), or at ``max_iter``.
+    """
     m, q = D.shape
     w = np.zeros(q)
     floor = 1e-12 * beta0
     Phi = np.exp(-D * betas)
     r = Phi @ w - y
     E = 0.5 * float(np.mean(r * r))
-    losses, converged = [], False
+    losses, reason = [], "max_iter"
     for _ in range(max_iter):
         grad_w = Phi.T @ r / m
         grad_b = -(w * np.mean(r[:, None] * Phi * D, axis=0)) if fit_widths else 0.0
@@ -209,14 +219,15 @@ def _descend(D: np.ndarray, y: np.ndarray, betas: np.ndarray, eta: float, max_it
         Phi_new = np.exp(-D * b_new)
         r_new = Phi_new @ w_new - y
         E_new = 0.5 * float(np.mean(r_new * r_new))
-        if not (np.isfinite(E_new) and np.all(np.isfinite(w_new))):
-            break  # diverging: keep the last finite iterate, not converged
+        if not (np.isfinite(E_new) and np.all(np.isfinite(w_new))) or E_new > E:
+            reason = "increase"  # the step overshoots: keep the last iterate
+            break
         w, betas, Phi, r = w_new, b_new, Phi_new, r_new
         losses.append(E_new)
         if E - E_new <= tol * E:
-            converged = E_new <= E
+            reason = "tol"
             break
         E = E_new
     if not losses:
         losses.append(E)
-    return w, betas, losses, converged
+    return w, betas, losses, reason
