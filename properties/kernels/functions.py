@@ -17,6 +17,7 @@ from sklearn.metrics.pairwise import (
 
 from algorithms.kernels import (
     GaussianKernel,
+    Kernel,
     LaplacianKernel,
     LinearKernel,
     PolynomialKernel,
@@ -140,12 +141,28 @@ def tensor_power_features(X: np.ndarray, degree: int) -> np.ndarray:
     return F
 
 
+class FeatureMapKernel(Kernel):
+    """kappa(x, z) = <phi(x), phi(z)> (4.18) for the tensor-power map of ``degree``: a
+    kernel given by its Gram function alone, as a user defines one (the values
+    kappa(x_i, x_i) come from the Kernel base class)."""
+
+    def __init__(self, degree: int) -> None:
+        self.degree = degree
+
+    def _gram(self, X: np.ndarray, Z: np.ndarray) -> np.ndarray:
+        return tensor_power_features(X, self.degree) @ tensor_power_features(Z, self.degree).T
+
+    def __repr__(self) -> str:
+        return f"FeatureMapKernel(degree={self.degree})"
+
+
 @claim(
     id="kernels.feature_map_4_18",
     source="003 §4.3 (4.18)",
     statement="A kernel is an inner product of feature maps: the polynomial kernel "
     "(x^T z)^d equals <phi(x), phi(z)> for the explicit map phi(x) = x^{(x) d} "
-    "(all degree-d monomials).",
+    "(all degree-d monomials); a kernel defined by that inner product alone has the Gram "
+    "matrix <phi(x_i), phi(x_j)> and the values kappa(x_i, x_i) = ||phi(x_i)||^2.",
     method=Method.PROPERTY,
     tags=("kernels",),
 )
@@ -154,6 +171,14 @@ def feature_map_4_18(X, degree):
     F = tensor_power_features(X, degree)
     assert_close(PolynomialKernel(degree=degree)(X), F @ F.T, LINEAR_ALGEBRA,
                  label="kernel vs feature inner product")
+    check_feature_map_kernel(FeatureMapKernel(degree), X, F)
+
+
+def check_feature_map_kernel(kernel: Kernel, X: np.ndarray, F: np.ndarray) -> None:
+    """``kernel``'s Gram matrix and values kappa(x_i, x_i) are those of the features F."""
+    assert_close(kernel(X), F @ F.T, LINEAR_ALGEBRA, label="user kernel vs feature inner product")
+    assert_close(kernel.diag(X), np.einsum("ij,ij->i", F, F), LINEAR_ALGEBRA,
+                 label="user kernel's kappa(x_i, x_i) vs ||phi(x_i)||^2")
 
 
 @claim(

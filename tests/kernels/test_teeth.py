@@ -42,6 +42,21 @@ def test_closure_formula_check_refutes_a_scaled_weight(factor):
     assert_refutes(check)
 
 
+@pytest.mark.parametrize("broken", ["diagonal-halved", "one-off-diagonal"])
+def test_feature_map_check_refutes_a_wrong_user_diagonal(broken):
+    class Broken(functions.FeatureMapKernel):
+        def _diag(self, X):
+            d = super()._diag(X)  # the base class's kappa(x_i, x_i)
+            return 0.5 * d if broken == "diagonal-halved" else np.roll(d, 1)
+
+    @given(X=functions.POINTS, degree=st.integers(1, 3))
+    def check(X, degree):
+        functions.check_feature_map_kernel(
+            Broken(degree), X, functions.tensor_power_features(X, degree))
+
+    assert_refutes(check)
+
+
 def test_psd_check_refutes_a_difference_of_kernels():
     """(4.21) needs gamma1, gamma2 > 0: gamma1 K1 - gamma2 K2 is not a kernel."""
 
