@@ -238,6 +238,29 @@ def test_sklearn_check_refutes_a_depth_limited_tree():
     assert_refutes(check)
 
 
+def test_many_class_root_check_refutes_the_other_criterion_and_a_dropped_class():
+    """On the 41-class scenario of tree.root_split_many_classes: a Gini stump checked as
+    an entropy one, and a stump grown with the last class merged into the first (a sum
+    over |Y| - 1 classes), are both refuted by the claim's body."""
+    from properties.trees.splits import many_class_data
+    from properties.trees.strategies import TreeData
+
+    def check(rng):
+        data = many_class_data(rng)
+        check_agrees_with_sklearn(data, "entropy",
+                                  ours_model=fit_tree(data, criterion="gini", max_depth=1))
+
+    def merged(rng):
+        data = many_class_data(rng)
+        K = data.n_classes
+        short = TreeData(data.X, np.where(data.y == K - 1, 0, data.y), data.discrete, data.w)
+        check_agrees_with_sklearn(data, "gini",
+                                  ours_model=fit_tree(short, criterion="gini", max_depth=1))
+
+    assert_refutes(check)
+    assert_refutes(merged)
+
+
 # ---------------------------------------------------------------------------
 # TreeGenerate, missing values
 # ---------------------------------------------------------------------------
