@@ -61,6 +61,16 @@ class Net:
         self.beta = [sum(self.w[h, j] * self.b[h] for h in range(q)) for j in range(l)]
         self.y_hat = [F(self.beta[j] - self.theta[j]) for j in range(l)]
         self.E = sp.Rational(1, 2) * sum((self.y_hat[j] - self.y[j]) ** 2 for j in range(l))
+        # the unit outputs as plain symbols: after (3.8) every identity below is one
+        # between polynomials in them (fast to expand, and a failing step is shown in the
+        # notes' names b_h, y_hat_j)
+        self._names = {**{self.b[h]: sp.Symbol(f"b_{h + 1}", real=True) for h in range(q)},
+                       **{self.y_hat[j]: sp.Symbol(f"y_hat_{j + 1}", real=True)
+                          for j in range(l)}}
+
+    def poly(self, expr: sp.Expr) -> sp.Expr:
+        """``expr`` with the unit outputs f(alpha_h - gamma_h), f(beta_j - theta_j) named."""
+        return sp.sympify(expr).xreplace(self._names)
 
     def g(self, j: int) -> sp.Expr:
         """(3.9): g_j = y_hat_j (1 - y_hat_j)(y_j - y_hat_j)."""
@@ -146,19 +156,19 @@ def g_j_symbolic() -> None:
     check_g_j(lambda n, j: n.g(j))
 
 
-def check_g_j(g) -> None:
+def check_g_j(g, make=network) -> None:
     """The two equalities of (3.9) for every output unit; ``g(net, j)`` is the closed form
-    under test."""
-    n = network()
+    under test, on the network ``make()``."""
+    n = make()
     u, beta = sp.Symbol("u", real=True), sp.Symbol("beta", real=True)
     dv = Derivation("g_j (3.9)")
     for j in range(n.l):
         dE_dy = sp.diff(sp.Rational(1, 2) * (u - n.y[j]) ** 2, u).subs(u, n.y_hat[j])
         dy_dbeta = apply_sigmoid_lemma(sp.diff(F(beta - n.theta[j]), beta)).subs(beta, n.beta[j])
-        dv.equal(f"-dE/dy_hat_{j + 1} = -(y_hat_{j + 1} - y_{j + 1})", -dE_dy,
-                 -(n.y_hat[j] - n.y[j]))
+        dv.equal(f"-dE/dy_hat_{j + 1} = -(y_hat_{j + 1} - y_{j + 1})", n.poly(-dE_dy),
+                 n.poly(-(n.y_hat[j] - n.y[j])))
         dv.equal(f"g_{j + 1} = -(y_hat - y) f'(beta - theta) = y_hat (1 - y_hat)(y - y_hat)",
-                 -dE_dy * dy_dbeta, g(n, j))
+                 n.poly(-dE_dy * dy_dbeta), n.poly(g(n, j)))
     dv.verify()
 
 
@@ -175,21 +185,24 @@ def updates_symbolic() -> None:
     check_updates(lambda n: n)
 
 
-def check_updates(adjust) -> None:
-    """The four update rules as identities; ``adjust(net)`` may swap in broken g or e."""
-    n = adjust(network())
+def check_updates(adjust, make=network) -> None:
+    """The four update rules as identities on the network ``make()``; ``adjust(net)`` may
+    swap in broken g or e."""
+    n = adjust(make())
     dv = Derivation("BP updates (3.10)-(3.11)")
     for h in range(n.q):
         for j in range(n.l):
-            dv.equal(f"-dE/dw_{h + 1}{j + 1} = g_{j + 1} b_{h + 1}", -n.grad(n.w[h, j]),
-                     n.g(j) * n.b[h])
+            dv.equal(f"-dE/dw_{h + 1}{j + 1} = g_{j + 1} b_{h + 1}", n.poly(-n.grad(n.w[h, j])),
+                     n.poly(n.g(j) * n.b[h]))
     for j in range(n.l):
-        dv.equal(f"-dE/dtheta_{j + 1} = -g_{j + 1}", -n.grad(n.theta[j]), -n.g(j))
+        dv.equal(f"-dE/dtheta_{j + 1} = -g_{j + 1}", n.poly(-n.grad(n.theta[j])),
+                 n.poly(-n.g(j)))
     for h in range(n.q):
         for i in range(n.d):
-            dv.equal(f"-dE/dv_{i + 1}{h + 1} = e_{h + 1} x_{i + 1}", -n.grad(n.v[i, h]),
-                     n.e(h) * n.x[i])
-        dv.equal(f"-dE/dgamma_{h + 1} = -e_{h + 1}", -n.grad(n.gamma[h]), -n.e(h))
+            dv.equal(f"-dE/dv_{i + 1}{h + 1} = e_{h + 1} x_{i + 1}", n.poly(-n.grad(n.v[i, h])),
+                     n.poly(n.e(h) * n.x[i]))
+        dv.equal(f"-dE/dgamma_{h + 1} = -e_{h + 1}", n.poly(-n.grad(n.gamma[h])),
+                 n.poly(-n.e(h)))
     dv.verify()
     numeric_cross_check(n)
 

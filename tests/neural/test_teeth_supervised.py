@@ -23,6 +23,7 @@ from algorithms.neural import (
 )
 from mltheory.testing import assert_holds, assert_refutes
 from proofs.neural.bp import (
+    Net,
     check_g_j,
     check_regularised,
     check_sigmoid_derivative,
@@ -403,7 +404,7 @@ def test_sigmoid_derivative_check_refutes_a_wrong_library_function():
 
 def test_g_j_check_refutes_a_flipped_sign():
     with pytest.raises(AssertionError, match="g_"):
-        check_g_j(lambda n, j: -n.g(j))
+        check_g_j(lambda n, j: -n.g(j), make=lambda: Net(1, 1, 1))
 
 
 @pytest.mark.parametrize("kind", ["e without b(1-b)", "g without y_hat(1-y_hat)"])
@@ -416,7 +417,7 @@ def test_update_derivation_refutes_a_dropped_factor(kind):
         return net
 
     with pytest.raises(AssertionError, match="step"):
-        check_updates(adjust)
+        check_updates(adjust, make=lambda: Net(1, 1, 1))
 
 
 @pytest.mark.parametrize("penalty", [lambda lam, w: (1 - lam) * w, lambda lam, w: 2 * lam * w])
