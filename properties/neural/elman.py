@@ -13,8 +13,13 @@ from sklearn.exceptions import ConvergenceWarning
 
 from algorithms.neural import ElmanNetwork
 from mltheory import Method, claim, evidence
+from mltheory.numeric import LINEAR_ALGEBRA, assert_close
 from properties.neural.strategies_other import SEEDS, elman_problems
-from properties.neural.support_other import check_bptt_gradient, check_state_dependence
+from properties.neural.support_other import (
+    check_bptt_gradient,
+    check_state_dependence,
+    own_elman_loss,
+)
 
 
 @claim(
@@ -73,6 +78,10 @@ def learns_previous_input(rng, scale):
             net.fit(X[:30], y[:30])
         assert not net.diverged_, "training diverged"
         loss = net.loss_history_
+        # the last recorded E is the own loss of the fitted network on standardised inputs
+        Xn = (X[:30] - net.x_mean_) / net.x_scale_
+        assert_close(loss[-1], own_elman_loss(net.params_, Xn, y[:30, :, None], "sigmoid"),
+                     LINEAR_ALGEBRA, label="|recorded final E - own E|")
         assert loss[-1] < loss[0], "training did not lower E"
         right = (net.predict(X[30:])[:, 1:] > 0.5) == (y[30:, 1:] > 0.5)
         acc = float(np.mean(right))

@@ -86,6 +86,8 @@ def schedules(seed, kind, epochs):
     qe = som.quantization_error_history_
     own = np.mean(np.min(np.linalg.norm(X[:, None] - som.weights_[None], axis=2), axis=1))
     assert np.isclose(qe[-1], own, rtol=1e-9), "recorded final quantisation error is wrong"
+    assert som.quantization_error_ == qe[-1]
+    assert np.isclose(som.quantization_error(X), own, rtol=1e-9)
     # not monotone: the initial map is made of samples (small error) and the wide early
     # neighbourhood first pulls all units together; recorded as a figure only
     evidence.worst("final / initial quantisation error", qe[-1] / qe[0])

@@ -243,6 +243,10 @@ def check_cascade_run(est, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
                      label="|recorded - recomputed residuals|", context=f"stage {k}: ")
         path = est.candidate_weights_history_[k]
         trace = est.candidate_correlation_history_[k]
+        n_steps = int(est.candidate_n_iter_[k])
+        assert path.shape[0] == trace.shape[0] == n_steps + 1, (
+            f"unit {k}: {trace.shape[0]} recorded S values for {n_steps} ascent steps")
+        assert 1 <= n_steps <= est.candidate_max_iter, f"unit {k}: {n_steps} steps"
         w = est.hidden_weights_[k]
         assert w.shape == (Z.shape[1],), (
             f"unit {k} must read {Z.shape[1]} values (inputs, bias, {k} earlier units)")
