@@ -396,12 +396,13 @@ class _BPNetwork(BaseEstimator):
                 if accepted:
                     p = proposal
                 temperature *= s["decay"]
-            objective = _objective(X, Y, p, lam)
+            E = float(np.mean(_sample_errors(X, Y, p)))              # (3.12)
+            objective = E if lam is None else lam * E + (1.0 - lam) * p.squared_norm()
             if not (p.all_finite() and np.isfinite(objective)):
                 p, diverged = previous, True
                 break
             loss.append(objective)
-            error.append(float(np.mean(_sample_errors(X, Y, p))))
+            error.append(E)
             if history is not None:
                 history.append(p.copy())
             if s["early_stopping"]:
