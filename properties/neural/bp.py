@@ -280,7 +280,7 @@ def check_early_stopping(seed, patience, *, keep_best) -> None:
     X = rng.uniform(-1, 1, size=(30, 1))
     y = np.sin(3 * X[:, 0]) + rng.normal(scale=0.3, size=30)  # noisy: overfitting shows
     est = BPRegressor(hidden_units=12, learning_rate=2.0, algorithm="accumulated",
-                      max_iter=300, patience=patience, early_stopping=True,
+                      max_iter=150, patience=patience, early_stopping=True,
                       validation_fraction=0.3, init_range=(-1.0, 1.0), tol=0.0,
                       record_history=True, random_state=seed)
     with warnings.catch_warnings():
