@@ -341,7 +341,9 @@ def check_kernel_formula(kernel, reference, X: np.ndarray, Z: np.ndarray) -> Non
     source="003 §4.3 (4.21)-(4.23)",
     statement="The constructions of (4.21)-(4.23) evaluate their (corrected) expressions: "
     "gamma1 kappa1 + gamma2 kappa2, kappa1(x, z) kappa2(x, z) and g(x) kappa1(x, z) g(z), "
-    "entry by entry from the two kernels' own Gram matrices (scikit-learn's).",
+    "entry by entry from the two kernels' own Gram matrices (scikit-learn's); the "
+    "operators kappa1 + kappa2 and kappa1 * kappa2 give the plain sum (gamma1 = gamma2 = 1) "
+    "and the product.",
     method=Method.REFERENCE,
     tags=("kernels", "reference"),
 )
@@ -355,6 +357,9 @@ def closure_formulas_4_21_4_23(X, specs, g, gvals):
     check_kernel_formula(SumKernel(kern1, kern2, gamma1=g[0], gamma2=g[1]),
                          lambda A, B: g[0] * r1(A, B) + g[1] * r2(A, B), X, X)
     check_kernel_formula(ProductKernel(kern1, kern2), lambda A, B: r1(A, B) * r2(A, B), X, X)
+    # the operators: kappa1 + kappa2 is (4.21) with gamma1 = gamma2 = 1, kappa1 * kappa2 (4.22)
+    check_kernel_formula(kern1 + kern2, lambda A, B: r1(A, B) + r2(A, B), X, X)
+    check_kernel_formula(kern1 * kern2, lambda A, B: r1(A, B) * r2(A, B), X, X)
     table = gvals[: X.shape[0]]
 
     def gfun(A):  # any function on the finite sample: a value per row of X

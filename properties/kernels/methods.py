@@ -12,7 +12,7 @@ from sklearn.metrics.pairwise import rbf_kernel
 
 from algorithms.kernels import GaussianKernel, KernelLDA, KernelRidge, klda_matrices
 from mltheory import ErratumKind, Expect, Method, claim, evidence
-from mltheory.numeric import Tolerance, assert_close, assert_leq
+from mltheory.numeric import LINEAR_ALGEBRA, Tolerance, assert_close, assert_leq
 
 #: Solutions of linear systems with condition number up to 1e6 (filtered below).
 CONDITIONED_SOLVE = Tolerance(rtol=1e-7, atol=1e-9,
@@ -119,18 +119,28 @@ def check_scatter_identities(X, labels, alpha, matrices=klda_matrices) -> None:
     assert_close(a @ N @ a, w @ Sw @ w, exact, label="within-class identity")
 
 
+#: Eight points whose quadratic features give cond(S_w) = 4.5; scaled by 1e40 the kernel
+#: values (x^T z)^2 reach 1e160 and N = K K^T would overflow unless K is rescaled (the
+#: projection itself does not depend on the scale of X).
+WELL_CONDITIONED = np.array([[1.22, 1.23], [0.06, -0.86], [-1.78, -0.47], [-0.37, -1.82],
+                             [-1.8, 2.0], [0.61, -1.06], [-0.26, 1.9], [1.59, 1.38]])
+WELL_CONDITIONED_LABELS = np.array([0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0])
+
+
 @claim(
     id="klda.kernel_trick_equals_explicit_lda",
     source="003 §4.6 (4.50)-(4.53)",
     statement="Kernel LDA through the kernel trick — alpha = N^+ (mu_hat_0 - mu_hat_1), "
     "h(x) = sum_i alpha_i kappa(x, x_i) — gives the same projection as LDA on the explicit "
-    "features, w = (S_w^phi)^{-1}(mu_0^phi - mu_1^phi), h(x) = w^T phi(x).",
+    "features, w = (S_w^phi)^{-1}(mu_0^phi - mu_1^phi), h(x) = w^T phi(x), at any scale "
+    "of X (kernel values up to 1e160 included).",
     method=Method.PROPERTY,
     tags=("kernels", "klda"),
 )
 @given(X=hnp.arrays(np.float64, st.tuples(st.integers(6, 14), st.just(2)),
                     elements=st.floats(-2, 2, width=64)),
        labels=hnp.arrays(np.int64, 14, elements=st.integers(0, 1)))
+@example(X=1e40 * WELL_CONDITIONED, labels=WELL_CONDITIONED_LABELS)
 def kernel_trick_equals_explicit_lda(X, labels):
     m = X.shape[0]
     lab = labels[:m].copy()
@@ -205,7 +215,9 @@ def lda_solution_4_53_as_written(X, labels):
     source="003 §4.6 (4.50)-(4.53); 003 §1.6",
     statement="Kernel LDA classifies as LDA does after projecting: a point goes to the class "
     "whose projected training mean, the mean of h(x_i) = sum_j alpha_j kappa(x_i, x_j) over "
-    "the class, is nearer to h(x) (the Gram matrices here from scikit-learn's rbf_kernel).",
+    "the class, is nearer to h(x) (the Gram matrices here from scikit-learn's rbf_kernel); "
+    "the decision function is h(x) minus the midpoint of the two projected means, positive "
+    "on class 1's side.",
     method=Method.PROPERTY,
     tags=("kernels", "klda"),
 )
@@ -237,6 +249,16 @@ def classify_by_projection(X, labels, queries, reg):
     assert np.all(predicted[decided] == expected[decided]), (
         f"predicted {predicted[decided]} but the nearer projected mean says "
         f"{expected[decided]}")
+    check_klda_decision(model.decision_function(Q), h, means)
+
+
+def check_klda_decision(decision: np.ndarray, h: np.ndarray, means: np.ndarray) -> None:
+    """The decision function is h(x) minus the midpoint of the projected class means,
+    signed so that class 1's side is positive: nearer to mean 1 <=> positive."""
+    sign = 1.0 if means[1] >= means[0] else -1.0
+    assert_close(decision, sign * (h - means.mean()), LINEAR_ALGEBRA,
+                 scale=max(1.0, float(np.max(np.abs(h)))),
+                 label="|decision - signed (h - midpoint of projected means)|")
 
 
 @claim(

@@ -107,3 +107,29 @@ def test_lda_solution_check_holds_with_a_ridge():
         methods.check_lda_solution_as_printed(X, lab, ridge=1e-3)
 
     assert_holds(check)
+
+
+@pytest.mark.parametrize("broken", ["halved", "sign-flipped", "no-midpoint"])
+def test_klda_decision_check_refutes_a_wrong_decision_function(broken):
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    from algorithms.kernels import KernelLDA
+
+    @given(seed=st.integers(0, 2**32 - 1))
+    def check(seed):
+        rng = np.random.default_rng(seed)
+        X = np.column_stack([0.3 * np.arange(10), rng.uniform(-1, 1, 10)])
+        lab = np.array([0, 0, 1, 1] + list(rng.integers(0, 2, 6)))
+        model = KernelLDA(reg=1e-2, kernel="rbf", kernel_params={"sigma": 1.0}).fit(X, lab)
+        h = rbf_kernel(X, X, gamma=0.5) @ model.dual_coef_
+        means = np.array([h[lab == c].mean() for c in (0, 1)])
+        decision = model.decision_function(X)
+        if broken == "halved":
+            decision = 0.5 * decision
+        elif broken == "sign-flipped":
+            decision = -decision
+        else:
+            decision = decision + np.sign(means[1] - means[0]) * means.mean()
+        methods.check_klda_decision(decision, h, means)
+
+    assert_refutes(check)
