@@ -323,6 +323,9 @@ def majority_6_19_as_written(votes):
 def plurality_weighted_6_20_6_21(votes, data, seed):
     T = votes.shape[0]
     totals = class_vote_totals(votes)
+    # the totals themselves, sum_i h_i^j(x) (a scaled total picks the same classes)
+    assert_close(totals, votes.sum(axis=0), EXACT_ARITHMETIC,
+                 label="|sum_i h_i^j(x) - class_vote_totals|")
     first = plurality_vote(votes, tie_break="first")
     assert np.array_equal(first, weighted_vote(votes, np.ones(T), tie_break="first"))
     best = totals.max(axis=1)
@@ -419,6 +422,9 @@ def vote_sklearn_reference(seed, K, weights):
             w = np.ones(3) if weights is None else np.asarray(weights, float)
             preds = np.stack([est.predict(X) for est in ref.estimators_])
             totals = np.stack([(preds == c).T @ w for c in ref.classes_], axis=1)
+            # the votes themselves: h_i^j(x) = 1 for the class h_i predicts, 0 otherwise
+            one_hot = (preds[..., None] == ref.classes_).astype(float)
+            assert np.array_equal(ours.votes(X), one_hot), "hard votes are not h_i^j(x) in {0, 1}"
             winner = totals > 0.5 * w.sum()
             labels, rejected = ours.predict_majority(X)
             assert np.array_equal(rejected, ~winner.any(axis=1)), "rejections differ from (6.19)"
