@@ -20,6 +20,7 @@ from sklearn.ensemble import AdaBoostClassifier as SkAdaBoost
 from sklearn.ensemble import BaggingClassifier as SkBagging
 from sklearn.ensemble import RandomForestClassifier as SkForest
 from sklearn.model_selection import train_test_split
+from sklearn.neighbors import KNeighborsClassifier
 from sklearn.tree import DecisionTreeClassifier as SkTree
 
 from algorithms.ensembles import (
@@ -41,6 +42,7 @@ from mltheory.numeric import EXACT_ARITHMETIC, assert_close, assert_leq
 from mltheory.stats import check_probability_at_least, check_probability_at_most
 from properties.ensembles.strategies import binary_datasets
 from properties.ensembles.support import (
+    check_bootstrap_members,
     check_estimate_agrees,
     check_tendency,
     simulate_estimate,
@@ -103,6 +105,31 @@ def linear_rule(n: int, rng: np.random.Generator, d: int = 8) -> tuple[np.ndarra
     label noise (unstable fully grown trees, a clear gain from voting)."""
     X = rng.normal(size=(n, d))
     return X, np.where(X[:, 0] + X[:, 1] > 0, 1, -1)
+
+
+@claim(
+    id="bag.fig_8_5_members",
+    source="003 §6.3.1 Fig 8.5",
+    statement="Each member of Bagging is the base learning algorithm run on its own "
+    "bootstrap sample (h_t = L(D, D_bs)): m examples drawn with replacement, each repeated "
+    "as often as it was drawn, for any base algorithm, also one that takes no sample "
+    "weights and counts repeated examples (k nearest neighbours).",
+    method=Method.PROPERTY,
+    tags=("ensembles", "bagging"),
+)
+@given(seed=st.integers(0, 2**32 - 1), K=st.integers(2, 4), T=st.integers(1, 6),
+       k=st.sampled_from([1, 5]))
+def fig_8_5_members(seed, K, T, k):
+    """scikit-learn's k-NN is the base algorithm: its fit takes no weights (a bootstrap
+    handed over as weights fails) and with k = 5 a repeated neighbour counts once per
+    copy (distinct rows only would give other votes)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(50, 3))
+    y = rng.integers(0, K, size=50)
+    y[:K] = np.arange(K)
+    base = KNeighborsClassifier(n_neighbors=k)
+    bag = BaggingClassifier(base, n_estimators=T, random_state=seed).fit(X, y)
+    check_bootstrap_members(bag, base, X, y, rng.normal(size=(300, 3)))
 
 
 #: "Nearly unbiased" in the corrected claims: within three percentage points.

@@ -19,6 +19,7 @@ from itertools import product
 
 import mpmath
 import numpy as np
+from sklearn.base import clone
 
 from algorithms.ensembles import (
     ContingencyTable,
@@ -46,6 +47,7 @@ __all__ = [
     "check_ambiguity_identity",
     "check_ensemble_error_at_most_mean",
     "check_integrated_identity",
+    "check_bootstrap_members",
     "check_hoeffding_evaluation",
     "check_majority_error_reference",
     "check_majority_bound",
@@ -494,6 +496,29 @@ class ErrorCounts:
     estimate_n: int
     heldout_errors: int
     heldout_n: int
+
+
+def check_bootstrap_members(bag, base, X: np.ndarray, y: np.ndarray, X_new: np.ndarray, *,
+                            sample: Callable[[np.ndarray], np.ndarray] | None = None) -> None:
+    """Fig 8.5 line 2, h_t = L(D, D_bs): every member predicts as a fresh copy of ``base``
+    fitted on member t's bootstrap sample, the rows of D repeated by the recorded in-bag
+    counts (``sample(counts)`` gives the row indices; default ``np.repeat``)."""
+    m = X.shape[0]
+    counts = np.asarray(bag.in_bag_counts_)
+    assert counts.shape == (len(bag.estimators_), m), counts.shape
+    assert np.all(counts.sum(axis=1) == m), "a bootstrap sample must hold m draws"
+    rows_of = sample or (lambda c: np.repeat(np.arange(m), c))
+    codes = np.searchsorted(bag.classes_, y)
+    for t, h in enumerate(bag.estimators_):
+        idx = rows_of(counts[t])
+        if np.unique(codes[idx]).shape[0] == 1:  # a one-class sample: the constant learner
+            expected = np.full(X_new.shape[0], codes[idx][0])
+        else:
+            expected = clone(base).fit(X[idx], codes[idx]).predict(X_new)
+        got = np.asarray(h.predict(X_new))
+        assert np.array_equal(got, expected), (
+            f"member {t} differs from L on its bootstrap sample at "
+            f"{int(np.count_nonzero(got != expected))} of {X_new.shape[0]} points")
 
 
 def oob_counts(est, X: np.ndarray, y: np.ndarray) -> tuple[int, int]:

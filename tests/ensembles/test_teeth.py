@@ -32,6 +32,7 @@ from properties.ensembles.strategies import (
 )
 from properties.ensembles.support import (
     check_ambiguity_identity,
+    check_bootstrap_members,
     check_distribution_recursion,
     check_ensemble_error_at_most_mean,
     check_estimate_agrees,
@@ -141,6 +142,25 @@ def test_majority_bound_refutes_a_halved_bound_and_a_doubled_exponent():
 
     assert_refutes(halved)
     assert_refutes(doubled_exponent)
+
+
+@pytest.mark.parametrize("sample", [
+    lambda c: np.flatnonzero(c),  # the distinct in-bag examples, once each
+    lambda c: np.arange(c.shape[0]),  # all of D, no bootstrap
+])
+def test_bootstrap_members_check_refutes_dropped_multiplicity_and_no_resampling(sample):
+    from sklearn.neighbors import KNeighborsClassifier
+
+    @given(seed=st.integers(0, 2**32 - 1), T=st.integers(1, 6))
+    def broken(seed, T):
+        rng = np.random.default_rng(seed)
+        X, y = rng.normal(size=(50, 3)), rng.integers(0, 3, size=50)
+        y[:3] = np.arange(3)
+        base = KNeighborsClassifier(n_neighbors=5)
+        bag = BaggingClassifier(base, n_estimators=T, random_state=seed).fit(X, y)
+        check_bootstrap_members(bag, base, X, y, rng.normal(size=(300, 3)), sample=sample)
+
+    assert_refutes(broken)
 
 
 def _sum_to(T, eps, last, *, exact=False):
