@@ -174,7 +174,10 @@ def test_lvq_stops_on_tol_and_warns_otherwise(blobs):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         est = LVQ(learning_rate=0.01, max_iter=20_000, tol=50.0, random_state=0).fit(X, y)
+        # no tol: max_iter iterations is the stop condition itself, nothing to warn about
+        plain = LVQ(learning_rate=0.5, max_iter=200, random_state=0).fit(X, y)
     assert est.converged_ and est.n_iter_ < 20_000
+    assert not plain.converged_ and plain.n_iter_ == 200
     with pytest.warns(ConvergenceWarning):
         LVQ(learning_rate=0.5, max_iter=200, tol=1e-9, random_state=0).fit(X, y)
 
@@ -463,3 +466,19 @@ def test_weights_init_sum_slack_is_scikit_learns(off, accepted):
         else:
             with pytest.raises(ValueError, match="weights_init|weights"):
                 est.fit(X)
+
+
+def test_documented_function_defaults():
+    import inspect
+
+    import algorithms.clustering as clustering
+
+    documented = {"cluster_geometry": {"p": 2.0},
+                  "davies_bouldin_index": {"p": 2.0, "scatter": "pairwise"},
+                  "dunn_index": {"p": 2.0}, "minkowski_distance": {"p": 2.0, "weights": None},
+                  "neighbour_pairs": {"p": 2.0}, "value_difference": {"p": 2.0}}
+    for name, defaults in documented.items():
+        params = inspect.signature(getattr(clustering, name)).parameters
+        assert {k: params[k].default for k in defaults} == defaults, name
+    # p = 2 is the Euclidean distance (7.12)
+    assert minkowski_distance([0.0, 0.0], [3.0, 4.0]) == 5.0
