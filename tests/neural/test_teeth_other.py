@@ -179,13 +179,15 @@ def test_som_replay_refutes_another_neighbourhood_or_rate(width, rate):
 # ---------------------------------------------------------------------------
 
 
-def _cascade_check():
+def _cascade_check(tamper=lambda est: None):
+    """The claim's check on a two-unit regressor, after ``tamper`` edits its records."""
     @given(data=regression_sets(), seed=SEEDS)
     def check(data, seed):
         X, y = data
         est = fit_quietly(CascadeCorrelationRegressor(
             max_hidden=2, candidate_max_iter=40, tol=0.0, target_error=0.0,
             record_history=True, random_state=seed), X, y)
+        tamper(est)
         check_cascade_run(est, X, ((y - est.y_mean_) / est.y_scale_)[:, None])
 
     return check
@@ -203,13 +205,13 @@ def test_cascade_check_refutes_a_sign_flipped_candidate_gradient(monkeypatch):
 
 
 def test_cascade_check_refutes_outputs_retrained_on_the_new_unit_only(monkeypatch):
-    def narrow(Z, Y):  # bias and the newest column only: earlier features dropped
-        cols = [Z.shape[1] - 1] if Z.shape[1] > 2 else list(range(Z.shape[1]))
-        sub = np.column_stack([np.ones(Z.shape[0]), Z[:, cols]])
-        coef, *_ = np.linalg.lstsq(sub, Y, rcond=None)
+    def narrow(Z, Y):  # the bias and the newest unit only: earlier features dropped
+        bias = int(np.flatnonzero(np.all(Z == 1.0, axis=0))[0])
+        cols = [bias, Z.shape[1] - 1] if Z.shape[1] - 1 > bias else list(range(Z.shape[1]))
+        coef, *_ = np.linalg.lstsq(Z[:, cols], Y, rcond=None)
         W = np.zeros((Z.shape[1], Y.shape[1]))
-        W[cols] = coef[1:]
-        R = Z @ W + coef[0] - Y
+        W[cols] = coef
+        R = Z @ W - Y
         return W, float(0.5 * np.mean(np.sum(R**2, axis=1)))
 
     monkeypatch.setattr(cascade_module._CascadeCorrelation, "_fit_outputs",
@@ -218,16 +220,21 @@ def test_cascade_check_refutes_outputs_retrained_on_the_new_unit_only(monkeypatc
 
 
 def test_cascade_check_refutes_a_tampered_training_error():
-    @given(data=regression_sets(), seed=SEEDS)
-    def check(data, seed):
-        X, y = data
-        est = fit_quietly(CascadeCorrelationRegressor(
-            max_hidden=2, candidate_max_iter=40, tol=0.0, target_error=0.0,
-            record_history=True, random_state=seed), X, y)
+    def scaled(est):
         est.training_error_history_ = est.training_error_history_ * 0.9
-        check_cascade_run(est, X, ((y - est.y_mean_) / est.y_scale_)[:, None])
 
-    assert_refutes(check)
+    assert_refutes(_cascade_check(scaled))
+
+
+def test_cascade_check_refutes_a_dropped_ascent_step_record():
+    def dropped(est):
+        est.candidate_correlation_history_[0] = est.candidate_correlation_history_[0][:-1]
+
+    assert_refutes(_cascade_check(dropped))
+
+
+def test_cascade_check_holds_on_the_regressor():
+    assert_holds(_cascade_check())
 
 
 @pytest.mark.parametrize("variant", ["sign", "no_derivative", "scaled", "uncentred"])
