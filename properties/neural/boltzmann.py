@@ -19,6 +19,7 @@ from properties.neural.support_other import (
     cd_likelihood_runs,
     check_boltzmann_distribution,
     check_cd_expectation,
+    check_cd_limit,
     own_rbm_log_likelihood,
 )
 
@@ -126,3 +127,24 @@ def cd_update_expectation(seed, n_v, n_h, k, scale):
     rbm.set_params(k=k, learning_rate=0.1)
     V0 = np.random.default_rng(seed + 2).integers(0, 2, size=(3, n_v)).astype(float)
     check_cd_expectation(rbm, V0, k, copies=8_000, seed=seed)
+
+
+@claim(
+    id="rbm.cd_limit_is_gradient",
+    source="003 §3.5.6; Hinton 2002, §3",
+    statement="The expected CD-k direction tends to the exact log-likelihood gradient as "
+    "k grows: with the chain run to equilibrium (k = 2000 steps of the enumerated "
+    "transition matrix) it equals the gradient of the mean exact log-likelihood of the "
+    "batch with respect to W, b and c (central finite differences), while CD-1 generally "
+    "differs from it.",
+    method=Method.ENUMERATION,
+    tags=("neural", "boltzmann", "rbm", "gradient"),
+)
+@given(seed=SEEDS, n_v=st.integers(1, 4), n_h=st.integers(1, 3),
+       scale=st.sampled_from([0.1, 0.5, 1.0]))
+def cd_limit_is_gradient(seed, n_v, n_h, scale):
+    rng = np.random.default_rng(seed)
+    W, b, c = (rng.normal(scale=scale, size=(n_v, n_h)), rng.normal(scale=scale, size=n_v),
+               rng.normal(scale=scale, size=n_h))
+    V0 = rng.integers(0, 2, size=(4, n_v)).astype(float)
+    check_cd_limit(V0, W, b, c, 2000)

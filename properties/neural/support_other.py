@@ -496,3 +496,28 @@ def check_cd_expectation(rbm, V0: np.ndarray, k: int, copies: int, seed: int) ->
         f"the CD-{k} update deviates from its exact expectation by {dev:.4g} > {t:.4g}, "
         "the Hoeffding radius at 1e-6")
     return dev / t
+
+
+def check_cd_limit(V0: np.ndarray, W: np.ndarray, b: np.ndarray, c: np.ndarray, k: int,
+                   direction: Callable = exact_cd_update) -> None:
+    """``direction(V0, W, b, c, k)`` (the expected CD-k direction) equals central finite
+    differences of the batch's mean exact log-likelihood in W, b and c."""
+    params = [W.copy(), b.copy(), c.copy()]
+    fd = []
+    for p in params:
+        g = np.empty_like(p)
+        for idx in np.ndindex(p.shape):
+            old = p[idx]
+            p[idx] = old + FD_STEP
+            up = own_rbm_log_likelihood(V0, *params)
+            p[idx] = old - FD_STEP
+            down = own_rbm_log_likelihood(V0, *params)
+            p[idx] = old
+            g[idx] = (up - down) / (2 * FD_STEP)
+        fd.append(g)
+    for name, got, want in zip(("W", "b", "c"), direction(V0, W, b, c, k), fd, strict=True):
+        assert_close(got, want, FINITE_DIFFERENCES, scale=1.0,
+                     label="|CD-k direction - d loglik / d theta|", context=f"{name}: ")
+    one = exact_cd_update(V0, W, b, c, 1)
+    evidence.worst("|CD-1 direction - gradient| (not a check)",
+                   max(float(np.max(np.abs(a - g))) for a, g in zip(one, fd, strict=True)))

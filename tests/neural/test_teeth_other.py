@@ -40,12 +40,14 @@ from properties.neural.support_other import (
     check_bptt_gradient,
     check_cascade_run,
     check_cd_expectation,
+    check_cd_limit,
     check_correlation_gradient,
     check_neighbours_adjacent,
     check_one_active_unit,
     check_som_replay,
     check_state_dependence,
     check_topology_beats_random,
+    exact_cd_update,
     own_energies,
 )
 
@@ -397,5 +399,26 @@ def test_cd_expectation_check_refutes_broken_updates(cls):
             setattr(rbm, attr, getattr(base, attr))
         V0 = np.random.default_rng(seed + 2).integers(0, 2, size=(3, n_v)).astype(float)
         check_cd_expectation(rbm, V0, 1, copies=8_000, seed=seed)
+
+    assert_refutes(check)
+
+
+@pytest.mark.parametrize("variant", ["cd1", "visible_sign", "no_hidden_probability"])
+def test_cd_limit_check_refutes_short_chains_and_broken_directions(variant):
+    def direction(V0, W, b, c, k):
+        dW, db, dc = exact_cd_update(V0, W, b, c, 1 if variant == "cd1" else k)
+        if variant == "visible_sign":
+            db = -db
+        elif variant == "no_hidden_probability":  # positive phase without P(h | v)
+            dW = dW - V0.T @ (1.0 / (1.0 + np.exp(-(c + V0 @ W)))) / V0.shape[0] + \
+                V0.mean(axis=0)[:, None] * 0.5
+        return dW, db, dc
+
+    @given(seed=SEEDS, n_v=st.integers(1, 3), n_h=st.integers(1, 2))
+    def check(seed, n_v, n_h):
+        rng = np.random.default_rng(seed)
+        W, b, c = rng.normal(size=(n_v, n_h)), rng.normal(size=n_v), rng.normal(size=n_h)
+        V0 = rng.integers(0, 2, size=(4, n_v)).astype(float)
+        check_cd_limit(V0, W, b, c, 2000, direction)
 
     assert_refutes(check)
