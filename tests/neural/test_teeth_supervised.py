@@ -337,10 +337,10 @@ def test_annealing_check_refutes_a_tampered_log(tamper):
 
 
 def test_approximation_check_refutes_linear_hidden_units():
-    def linear_fit(X, Y, q, rng):
+    def linear_fit(X, Y, q, rng, previous):
         A = np.hstack([X, np.ones_like(X)])
         coef = np.linalg.lstsq(A, Y, rcond=None)[0]
-        return lambda G: np.hstack([G, np.ones_like(G)]) @ coef
+        return (lambda G: np.hstack([G, np.ones_like(G)]) @ coef), None
 
     with pytest.raises(AssertionError):
         check_error_falls(linear_fit, (1, 2, 4, 8), np.random.default_rng(0), final_below=0.02,
