@@ -48,7 +48,8 @@ def _fit(X, eps_rel, min_pts, seed):
 @claim(
     id="dbscan.relations",
     source="003 §7.5",
-    statement="N_eps(x_j) contains x_j, and x_j is a core object when |N_eps(x_j)| >= "
+    statement="N_eps(x_j) contains x_j (a closed ball: samples at distance exactly eps "
+    "belong to it), and x_j is a core object when |N_eps(x_j)| >= "
     "MinPts; direct density-reachability is not symmetric (a border sample is reached from "
     "a core but reaches nothing); density-reachability is transitive and "
     "density-connection symmetric, but density-connection is not transitive (a border "
@@ -78,6 +79,24 @@ def relations(X, eps_rel, min_pts, seed):
                    float(intransitive.sum()))
     if X.shape == SHARED_BORDER.shape and np.array_equal(X, SHARED_BORDER):
         assert intransitive[0, 5] and asym[3, 4], "the shared-border example lost its point"
+    for dim in (2, 17):  # the k-d tree, and the blocks of products above 15 dimensions
+        check_closed_ball(seed, dim)
+
+
+def check_closed_ball(seed: int, dim: int) -> None:
+    """N_eps is the closed ball: on integer points (exact squared distances) with pairs
+    at distance exactly eps = 5 (differences 3 and 4), the neighbourhood sizes are the
+    exact counts of ||x_i - x_j||^2 <= 25."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-3, 4, size=(12, dim)).astype(float)
+    for a, b in ((1, 0), (5, 4)):
+        X[a] = X[b]
+        X[a, :2] += (3.0, 4.0)
+    exact = np.sum(np.sum((X[:, None] - X[None]) ** 2, -1) <= 25.0, axis=1)
+    sizes = DBSCAN(5.0, min_pts=2, random_state=0).fit(X).neighbourhood_sizes_
+    assert np.array_equal(sizes, exact), (
+        f"{dim} dimensions, eps = 5: neighbourhood sizes {sizes.tolist()}, exact "
+        f"{exact.tolist()} (samples at distance exactly eps belong to N_eps)")
 
 
 def _maximality_violations(est: DBSCAN, rel) -> list[tuple[int, int]]:

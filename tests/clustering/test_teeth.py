@@ -11,6 +11,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import algorithms.clustering._agnes as agnes_module
+import algorithms.clustering._dbscan as dbscan_module
 from algorithms.bayes import run_em
 from algorithms.clustering import (
     AGNES,
@@ -30,7 +31,13 @@ from algorithms.clustering import (
 )
 from mltheory.testing import assert_holds, assert_refutes
 from properties.clustering.agnes import check_agnes_merges
-from properties.clustering.dbscan import SHARED_BORDER, SHARED_EPS, _fit, check_dbscan_axioms
+from properties.clustering.dbscan import (
+    SHARED_BORDER,
+    SHARED_EPS,
+    _fit,
+    check_closed_ball,
+    check_dbscan_axioms,
+)
 from properties.clustering.gmm import (
     analytic_gradients,
     check_density,
@@ -459,6 +466,14 @@ def test_dbscan_check_refutes_tampered_labels(tamper):
         labels[4] = max(labels[3], labels[5])
     est.labels_ = labels
     assert_refutes(lambda: check_dbscan_axioms(est, SHARED_BORDER, eps, 4))
+
+
+@pytest.mark.parametrize("dim", [2, 17])
+def test_closed_ball_check_refutes_an_open_ball(monkeypatch, dim):
+    real = dbscan_module._neighbour_pairs
+    monkeypatch.setattr(dbscan_module, "_neighbour_pairs",
+                        lambda X, eps, p: real(X, eps * (1 - 1e-9), p))
+    assert_refutes(lambda: check_closed_ball(0, dim))
 
 
 def test_dbscan_check_holds_for_the_shared_border_example():
