@@ -195,7 +195,7 @@ def vdm_metric_as_written(sample, p, picks):
     "direct counting; it is >= 0, symmetric, VDM_p(a, a) = 0, and 0 exactly when a and b "
     "have the same cluster profile; for p >= 1, VDM_p <= 2 (attained by values never "
     "sharing a cluster) and VDM_p^(1/p) satisfies the triangle inequality (a pseudo-metric "
-    "on values).",
+    "on values). Arrays of values give the VDM value by value.",
     method=Method.PROPERTY,
     tags=("clustering", "distances"),
 )
@@ -214,6 +214,11 @@ def vdm_7_14(sample, p, picks):
     check_metric_axioms(lambda u, v: prof.distance(u, v, p) ** (1 / p), a, b, c,
                         same=lambda u, v: u == v, label=f"VDM_{p}^(1/p)", identity=False)
     assert prof.distance(a, a, p) == 0
+    # value by value for arrays of values: the pairs (a, b), (b, c), (a, a)
+    pairs = prof.distance(np.array([a, b, a]), np.array([b, c, a]), p)
+    single = [prof.distance(u, v, p) for u, v in ((a, b), (b, c), (a, a))]
+    assert isinstance(vdm, float) and np.shape(pairs) == (3,), (type(vdm), np.shape(pairs))
+    assert_close(pairs, np.array(single), EXACT_ARITHMETIC, label="|VDM of arrays - pairwise|")
 
 
 @claim(
