@@ -125,6 +125,11 @@ def external_range_as_written(pair):
 @given(pair=labellings(), data=st.data())
 def external_range_7_2_7_4(pair, data):
     check_external_indices(*pair, data)
+    # one partition all singletons, the other not: a + b = 0 (or a + c = 0) alone
+    singletons, grouped = np.arange(4), np.array([0, 0, 1, 1])
+    for lam, ref in ((singletons, grouped), (grouped, singletons)):
+        idx = external_indices(lam, ref)
+        assert idx.fmi == 0.0 == metrics.fowlkes_mallows_score(ref, lam), (lam, ref, idx)
 
 
 def check_external_indices(lam, ref, data, indices=external_indices) -> None:
