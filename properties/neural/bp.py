@@ -197,19 +197,21 @@ def regularised_objective(problem, lam):
     source="003 §3.3 (3.3)-(3.11)",
     statement="Standard BP updates after every sample, in turn: one recorded epoch is the "
     "composition of the per-sample steps p <- p - eta grad E_k(p), each at the parameters "
-    "its predecessor left (hidden gradients from the output weights before the update).",
+    "its predecessor left (hidden gradients from the output weights before the update); "
+    "with weight decay each step is on lambda E_k + (1 - lambda) sum_i w_i^2 (3.13).",
     method=Method.PROPERTY,
     tags=("neural", "bp", "standard"),
 )
-@given(problem=network_problems(max_m=5), eta=st.sampled_from([0.1, 0.9]))
-def standard_epoch(problem, eta):
-    check_standard_run(problem.X, problem.Y, eta)
+@given(problem=network_problems(max_m=5), eta=st.sampled_from([0.1, 0.9]),
+       lam=st.sampled_from([None, 0.5, 0.99]))
+def standard_epoch(problem, eta, lam):
+    check_standard_run(problem.X, problem.Y, eta, lam)
 
 
-def check_standard_run(X, Y, eta, algorithm="standard") -> None:
+def check_standard_run(X, Y, eta, lam=None) -> None:
     q = 2
-    est = BPRegressor(hidden_units=q, learning_rate=eta, algorithm=algorithm, max_iter=2,
-                      patience=100, shuffle=False, init_range=(-1.0, 1.0),
+    est = BPRegressor(hidden_units=q, learning_rate=eta, algorithm="standard", max_iter=2,
+                      patience=100, shuffle=False, init_range=(-1.0, 1.0), weight_decay=lam,
                       record_history=True, random_state=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -220,7 +222,10 @@ def check_standard_run(X, Y, eta, algorithm="standard") -> None:
     for t in range(len(hist) - 1):
         p = hist[t].copy()
         for k in range(X.shape[0]):
-            p = p - eta * independent_gradient(p, X[k:k + 1], Ys[k:k + 1], dims)
+            grad = independent_gradient(p, X[k:k + 1], Ys[k:k + 1], dims)
+            if lam is not None:  # the per-sample objective lam E_k + (1 - lam) ||p||^2
+                grad = lam * grad + 2.0 * (1.0 - lam) * p
+            p = p - eta * grad
         assert_close(hist[t + 1], p, LINEAR_ALGEBRA, scale=max(1.0, float(np.abs(p).max())),
                      label="|recorded epoch - sequential per-sample replay|")
 

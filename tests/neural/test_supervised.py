@@ -113,6 +113,15 @@ def test_bp_error_goal_stops_and_reports_convergence():
     assert est.converged_ and est.error_curve_[-1] <= 0.05 and est.n_iter_ < 500
 
 
+def test_bp_converged_fit_does_not_warn():
+    X, y = _blobs()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        est = BPClassifier(hidden_units=3, learning_rate=1.0, error_goal=0.05, max_iter=500,
+                           init_range=(-0.5, 0.5), random_state=0).fit(X, y)
+    assert est.converged_
+
+
 def test_bp_warns_at_the_epoch_cap():
     X, y = _blobs()
     with pytest.warns(ConvergenceWarning, match="max_iter"):

@@ -198,6 +198,21 @@ def test_standard_replay_refutes_hidden_gradients_from_updated_weights(monkeypat
         check_standard_run(X, Y, 0.9)
 
 
+@pytest.mark.parametrize("broken", ["decay skipped", "decay constant halved"])
+def test_standard_replay_refutes_broken_decay(monkeypatch, broken):
+    X, Y = _problem(m=4)
+    check_standard_run(X, Y, 0.5, 0.5)  # holds
+    original = bp_module._standard_epoch
+
+    def epoch(X, Y, p, eta, lam, order):
+        lam = None if broken == "decay skipped" else (1 + lam) / 2
+        return original(X, Y, p, eta, lam, order)
+
+    monkeypatch.setattr(bp_module, "_standard_epoch", epoch)
+    with pytest.raises(AssertionError):
+        check_standard_run(X, Y, 0.5, 0.5)
+
+
 def test_standard_replay_refutes_a_skipped_sample(monkeypatch):
     X, Y = _problem(m=4)
     original = bp_module._standard_epoch
