@@ -482,3 +482,11 @@ def test_documented_function_defaults():
         assert {k: params[k].default for k in defaults} == defaults, name
     # p = 2 is the Euclidean distance (7.12)
     assert minkowski_distance([0.0, 0.0], [3.0, 4.0]) == 5.0
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e300, 1e-300])
+def test_kmeans_plusplus_returns_samples_at_any_scale(scale):
+    # the seeding runs on X / s (s a power of two) and scales back exactly
+    X = np.random.default_rng(5).normal(size=(30, 2)) * scale
+    C = kmeans_plusplus(X, 4, np.random.default_rng(0))
+    assert all(any(np.array_equal(c, x) for x in X) for c in C)
