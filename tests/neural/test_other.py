@@ -239,3 +239,13 @@ def test_rbm_learns_and_refuses_non_binary_data():
     with pytest.raises(ValueError, match="enumeration"):
         big = RBM(n_components=25, n_iter=1).fit(np.zeros((2, 25)))
         big.log_partition()
+
+
+def test_elman_warns_exactly_when_not_converged():
+    X, y = _sequences()
+    with pytest.warns(ConvergenceWarning, match="did not converge"):
+        ElmanNetwork(n_hidden=2, max_iter=2, tol=0.0, random_state=0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        net = ElmanNetwork(n_hidden=2, max_iter=5000, tol=1e-3, random_state=0).fit(X, y)
+    assert net.converged_ and not net.diverged_
