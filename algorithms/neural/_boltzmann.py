@@ -43,7 +43,7 @@ from algorithms._validation import (
     make_rng,
     validate_features,
 )
-from algorithms.neural._activations import sigmoid
+from algorithms.neural._activations import _sigmoid as sigmoid
 
 __all__ = [
     "MAX_ENUMERATION_UNITS",

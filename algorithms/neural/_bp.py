@@ -44,7 +44,7 @@ from algorithms._validation import (
     validate_features,
     validate_regression,
 )
-from algorithms.neural._activations import sigmoid
+from algorithms.neural._activations import _sigmoid as sigmoid
 from algorithms.neural._escape import annealing_accept
 
 __all__ = [

@@ -48,7 +48,7 @@ from algorithms._validation import (
     validate_features,
     validate_regression,
 )
-from algorithms.neural._activations import sigmoid
+from algorithms.neural._activations import _sigmoid as sigmoid
 from algorithms.neural._elman import _moments
 
 __all__ = [

@@ -39,7 +39,7 @@ from algorithms._validation import (
     check_real,
     make_rng,
 )
-from algorithms.neural._activations import sigmoid
+from algorithms.neural._activations import _sigmoid as sigmoid
 
 __all__ = ["ELMAN_OUTPUTS", "ElmanNetwork"]
 

@@ -30,7 +30,9 @@ from algorithms._validation import (
     validate_classification,
     validate_features,
 )
-from algorithms.neural._activations import ACTIVATIONS, sigmoid, step
+from algorithms.neural._activations import ACTIVATIONS
+from algorithms.neural._activations import _sigmoid as sigmoid
+from algorithms.neural._activations import _step as step
 
 __all__ = ["ThresholdPerceptron", "augment_minus_one", "mp_neuron"]
 
