@@ -1,0 +1,1 @@
+"""Symbolic derivations of Dimensionality reduction and metric learning (003 Chapter 8)."""

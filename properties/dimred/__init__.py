@@ -1,0 +1,1 @@
+"""Claims of Dimensionality reduction and metric learning (003 Chapter 8)."""

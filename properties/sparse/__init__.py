@@ -1,0 +1,1 @@
+"""Claims of Feature selection and sparse learning (003 Chapter 10)."""
