@@ -46,6 +46,7 @@ from algorithms._validation import (
 )
 from algorithms.neural._activations import _sigmoid as sigmoid
 from algorithms.neural._escape import annealing_accept
+from algorithms.neural._genetic import next_generation, population_objectives
 
 __all__ = [
     "BP_ALGORITHMS",
@@ -58,9 +59,13 @@ __all__ = [
     "standard_bp_step",
 ]
 
-#: Training schemes: per-sample (3.3)-(3.11), one update per epoch on (3.12), or
-#: averages over mini-batches.
-BP_ALGORITHMS = ("standard", "accumulated", "minibatch")
+#: Training schemes: per-sample (3.3)-(3.11), one update per epoch on (3.12), averages
+#: over mini-batches, or (§3.4) a genetic algorithm over the weights, one generation per
+#: epoch.
+BP_ALGORITHMS = ("standard", "accumulated", "minibatch", "genetic")
+
+#: Largest GA population accepted (each generation evaluates every individual).
+MAX_POPULATION = 10**4
 
 #: Largest number of epochs accepted; beyond it a fit would take hours.
 MAX_EPOCHS = 10**6
@@ -292,8 +297,9 @@ class _BPNetwork(BaseEstimator):
                  weight_decay: float | None = None, shuffle: bool = True,
                  init_range: tuple[float, float] = (0.0, 1.0),
                  anneal_temperature: float | None = None, anneal_decay: float = 0.9,
-                 anneal_scale: float = 0.1, record_history: bool = False,
-                 random_state: object = None) -> None:
+                 anneal_scale: float = 0.1, population_size: int = 20,
+                 mutation_rate: float = 0.1, mutation_scale: float = 0.1,
+                 record_history: bool = False, random_state: object = None) -> None:
         self.hidden_units = hidden_units
         self.learning_rate = learning_rate
         self.algorithm = algorithm
@@ -310,6 +316,9 @@ class _BPNetwork(BaseEstimator):
         self.anneal_temperature = anneal_temperature
         self.anneal_decay = anneal_decay
         self.anneal_scale = anneal_scale
+        self.population_size = population_size
+        self.mutation_rate = mutation_rate
+        self.mutation_scale = mutation_scale
         self.record_history = record_history
         self.random_state = random_state
 
@@ -345,6 +354,12 @@ class _BPNetwork(BaseEstimator):
                                 low_open=True),
             "anneal_scale": check_real(self.anneal_scale, "anneal_scale", low=0.0,
                                        low_open=True),
+            "population": check_int(self.population_size, "population_size", low=2,
+                                    high=MAX_POPULATION),
+            "mutation_rate": check_real(self.mutation_rate, "mutation_rate", low=0.0,
+                                        high=1.0),
+            "mutation_scale": check_real(self.mutation_scale, "mutation_scale", low=0.0,
+                                         low_open=True),
             "record": check_bool(self.record_history, "record_history"),
         }
 
@@ -375,6 +390,13 @@ class _BPNetwork(BaseEstimator):
         best_score, best_params, best_epoch, stale = np.inf, p.copy(), 0, 0
         converged = diverged = False
         order = np.arange(m)
+        genetic = s["algorithm"] == "genetic"
+        if genetic:  # §3.4: the random start and population_size - 1 more random networks
+            dims = (d, q, l)
+            population = np.vstack([p.flat()[None], rng.uniform(
+                low, high, (s["population"] - 1, p.flat().size))])
+            fitness = population_objectives(X, Y, population, dims, lam)
+            fitness_log = []
         for epoch in range(s["max_iter"]):
             if s["shuffle"]:
                 order = rng.permutation(m)
@@ -383,6 +405,13 @@ class _BPNetwork(BaseEstimator):
                 p = _standard_epoch(X, Y, p, eta, lam, order)
             elif s["algorithm"] == "accumulated":
                 p = _apply(p, _mean_deltas(X, Y, p), eta, lam)      # (3.12): one update
+            elif genetic:     # one generation; its best individual is the network
+                population = next_generation(population, fitness, rng, s["mutation_rate"],
+                                             s["mutation_scale"])
+                fitness = population_objectives(X, Y, population, dims, lam)
+                best = int(np.argmin(fitness))
+                fitness_log.append((float(fitness[best]), float(np.mean(fitness))))
+                p = BPParams.from_flat(population[best], d, q, l)
             else:
                 for start in range(0, m, s["batch_size"]):
                     rows = order[start:start + s["batch_size"]]
@@ -395,6 +424,9 @@ class _BPNetwork(BaseEstimator):
                 anneal_log.append((temperature, delta, float(accepted)))
                 if accepted:
                     p = proposal
+                    if genetic:  # the moved network replaces the best individual
+                        population[best] = p.flat()
+                        fitness[best] = _objective(X, Y, p, lam)
                 temperature *= s["decay"]
             E = float(np.mean(_sample_errors(X, Y, p)))              # (3.12)
             objective = E if lam is None else lam * E + (1.0 - lam) * p.squared_norm()
@@ -425,6 +457,8 @@ class _BPNetwork(BaseEstimator):
         self.validation_curve_ = np.array(valid)
         self.best_epoch_ = best_epoch
         self.anneal_log_ = np.array(anneal_log).reshape(-1, 3)
+        self.generation_log_ = (np.array(fitness_log).reshape(-1, 2) if genetic
+                                else np.empty((0, 2)))
         self.param_history_ = history
         self.n_iter_ = len(loss)
         self.converged_ = converged
@@ -465,9 +499,13 @@ class BPClassifier(ClassifierMixin, _BPNetwork):
         ``q``.
     learning_rate : float, default=0.1
         ``eta`` > 0 (the notes take it in (0, 1)).
-    algorithm : {"standard", "accumulated", "minibatch"}, default="standard"
-        Per-sample updates (3.3)-(3.11); one update per epoch on (3.12); or one update
-        per mini-batch of ``batch_size`` samples (the mean of their updates).
+    algorithm : {"standard", "accumulated", "minibatch", "genetic"}, default="standard"
+        Per-sample updates (3.3)-(3.11); one update per epoch on (3.12); one update per
+        mini-batch of ``batch_size`` samples (the mean of their updates); or (§3.4) no
+        gradient at all: each epoch is one generation of a genetic algorithm over the
+        weights (elitist, binary tournament, uniform crossover, normal mutation; see
+        ``algorithms/neural/_genetic.py``), the network being the generation's best.
+        ``learning_rate`` is unused by ``"genetic"``.
     batch_size : int, default=32
     max_iter : int, default=200
         Epoch cap (``ConvergenceWarning`` when reached).
@@ -496,6 +534,14 @@ class BPClassifier(ClassifierMixin, _BPNetwork):
         multiplied by ``anneal_decay`` each epoch.
     anneal_decay : float, default=0.9
     anneal_scale : float, default=0.1
+    population_size : int, default=20
+        With ``algorithm="genetic"`` (§3.4): networks per generation (at least 2); the
+        first is the random start drawn as for BP, the rest are drawn the same way.
+    mutation_rate : float, default=0.1
+        With ``algorithm="genetic"``: probability in [0, 1] that a gene (one weight or
+        threshold) of a child is perturbed.
+    mutation_scale : float, default=0.1
+        With ``algorithm="genetic"``: sd > 0 of that normal perturbation.
     record_history : bool, default=False
         Keep the parameters after every epoch in ``param_history_``.
     random_state : None, int or Generator, default=None
@@ -519,6 +565,9 @@ class BPClassifier(ClassifierMixin, _BPNetwork):
         The epoch whose weights are kept with ``early_stopping`` (1-based).
     anneal_log_ : ndarray of shape (n_iter_, 3)
         With annealing: temperature, objective change of the move, accepted (1/0).
+    generation_log_ : ndarray of shape (n_iter_, 2)
+        With ``algorithm="genetic"``: the best and the mean objective of each generation,
+        as the loop evaluated them (empty otherwise).
     param_history_ : list of BPParams or None
         With ``record_history``: the start and the parameters after each epoch.
     n_iter_ : int

@@ -1,7 +1,7 @@
 """Ways out of local minima, 003 §3.4.
 
 Gradient descent stops wherever the gradient vanishes, which need not be the global
-minimum. The notes list three remedies implemented here or in the BP estimators:
+minimum. The notes list four remedies, implemented here or in the BP estimators:
 
 - several random initialisations, keeping the best trained network
   (:func:`fit_restarts`);
@@ -9,7 +9,9 @@ minimum. The notes list three remedies implemented here or in the BP estimators:
   time (:func:`annealing_probability`; the BP estimators' ``anneal_temperature``);
 - stochastic gradient descent: standard BP with the samples in a fresh random order
   each epoch (the BP estimators' ``algorithm="standard", shuffle=True``), whose
-  per-sample gradients need not vanish where the accumulated one does.
+  per-sample gradients need not vanish where the accumulated one does;
+- a genetic algorithm over the weights (the BP estimators' ``algorithm="genetic"``,
+  generations built by ``_genetic.py``).
 """
 
 from __future__ import annotations

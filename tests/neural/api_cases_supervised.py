@@ -35,7 +35,8 @@ _BP_INVALID = {
     "batch_size": [0], "max_iter": [0], "tol": [-1.0], "error_goal": [-1.0], "patience": [0],
     "validation_fraction": [0.0, 1.0], "weight_decay": [0.0, 1.0, -0.5, 1.5],
     "init_range": [(1.0, 0.0), (0.0,), "ab"], "anneal_temperature": [0.0, -1.0],
-    "anneal_decay": [0.0, 1.5], "anneal_scale": [0.0],
+    "anneal_decay": [0.0, 1.5], "anneal_scale": [0.0], "population_size": [1],
+    "mutation_rate": [-0.1, 1.5], "mutation_scale": [0.0, -1.0],
 }
 
 def _elementwise(arg: str) -> frozenset[str]:

@@ -266,3 +266,59 @@ def test_rbf_gradient_descent_refuses_an_overshooting_step():
         net = RBFNetwork(n_centres=5, solver="gd", learning_rate=100.0, random_state=0).fit(
             X, np.sin(X[:, 0]))
     assert net.stop_reason_ == "increase" and np.all(np.isfinite(net.weights_))
+
+
+# ---------------------------------------------------------------------------
+# §3.4 genetic algorithm; (3.13)'s lambda chosen by cross-validation
+# ---------------------------------------------------------------------------
+
+
+def test_genetic_algorithm_solves_xor_without_a_gradient():
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=float)
+    y = np.array([0, 1, 1, 0])
+    est = BPClassifier(hidden_units=2, algorithm="genetic", population_size=40,
+                       mutation_scale=0.5, max_iter=300, patience=10**6,
+                       init_range=(-1.0, 1.0), random_state=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        est.fit(X, y)
+    assert np.array_equal(est.predict(X), y)
+    assert est.loss_curve_[-1] < 1e-3 < est.loss_curve_[0]
+    assert est.generation_log_.shape == (est.n_iter_, 2)
+    # learning_rate plays no part in the genetic search
+    other = BPClassifier(**{**est.get_params(), "learning_rate": 0.9})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        other.fit(X, y)
+    assert np.array_equal(other.loss_curve_, est.loss_curve_)
+
+
+def test_genetic_population_starts_from_the_bp_start():
+    """Row 0 of the first population is the random start BP would use (same seed)."""
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(20, 2)), np.arange(20) % 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ga = BPClassifier(algorithm="genetic", max_iter=2, random_state=5).fit(X, y)
+        bp = BPClassifier(algorithm="accumulated", max_iter=2, random_state=5).fit(X, y)
+    assert np.array_equal(ga.initial_params_.flat(), bp.initial_params_.flat())
+    assert bp.generation_log_.shape == (0, 2)
+
+
+def test_weight_decay_lambda_chosen_by_cross_validation():
+    """(3.13): lambda is usually set by cross-validation; GridSearchCV does it."""
+    from sklearn.model_selection import GridSearchCV
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    y = (X[:, 0] + 0.3 * rng.normal(size=60) > 0).astype(int)
+    search = GridSearchCV(
+        BPClassifier(hidden_units=3, algorithm="accumulated", learning_rate=1.0,
+                     max_iter=100, random_state=0),
+        {"weight_decay": [0.5, 0.9, 0.999]}, cv=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        search.fit(X, y)
+    assert search.best_params_["weight_decay"] in (0.5, 0.9, 0.999)
+    scores = search.cv_results_["mean_test_score"]
+    assert np.all(np.isfinite(scores)) and search.best_score_ == scores.max()

@@ -14,6 +14,7 @@ from scipy.special import expit
 from sklearn.exceptions import ConvergenceWarning
 
 import algorithms.neural._bp as bp_module
+import algorithms.neural._genetic as genetic_module
 import properties.neural.neuron as neuron_module
 from algorithms.neural import (
     BPParams,
@@ -44,6 +45,7 @@ from properties.neural.escape import (
     PINNED_Y,
     REALISABLE,
     check_annealing_log,
+    check_genetic_run,
     check_sgd_gradient_nonzero,
     check_stationary_point_is_local_minimum,
     constant_output_point,
@@ -441,3 +443,55 @@ def test_update_derivation_refutes_a_dropped_factor(kind):
 def test_regularised_derivation_refutes_a_wrong_penalty_gradient(penalty):
     with pytest.raises(AssertionError, match="lambda"):
         check_regularised(penalty)
+
+
+# ---------------------------------------------------------------------------
+# Genetic algorithm (§3.4)
+# ---------------------------------------------------------------------------
+
+
+def _genetic_fit(**kw):
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(24, 3))
+    y = np.arange(24) % 2
+    est = bp_module.BPClassifier(hidden_units=3, algorithm="genetic", population_size=10,
+                                 mutation_rate=0.3, mutation_scale=3.0, max_iter=40,
+                                 patience=10**6, init_range=(-1.0, 1.0), random_state=0, **kw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        est.fit(X, y)
+    return est, X, y[:, None].astype(float)
+
+
+def test_genetic_check_holds_for_the_elitist_run():
+    est, X, Y = _genetic_fit()
+    check_genetic_run(est, X, Y)
+
+
+def test_genetic_check_refutes_a_generation_without_elitism(monkeypatch):
+    def no_elite(population, fitness, rng, rate, scale, n_elite=1):
+        return genetic_module.next_generation(population, fitness, rng, rate, scale,
+                                              n_elite=0)
+    monkeypatch.setattr(bp_module, "next_generation", no_elite)
+    est, X, Y = _genetic_fit()
+    with pytest.raises(AssertionError, match="rose"):
+        check_genetic_run(est, X, Y)
+
+
+def test_genetic_check_refutes_a_halved_recorded_objective():
+    est, X, Y = _genetic_fit()
+    est.generation_log_ = est.generation_log_ * np.array([0.5, 1.0])
+    with pytest.raises(AssertionError):
+        check_genetic_run(est, X, Y)
+
+
+def test_genetic_check_refutes_a_network_other_than_the_best(monkeypatch):
+    """The loop keeps the generation's worst network instead of its best."""
+    real = genetic_module.population_objectives
+
+    def worst_first(X, Y, population, dims, lam):
+        return -real(X, Y, population, dims, lam)
+    monkeypatch.setattr(bp_module, "population_objectives", worst_first)
+    est, X, Y = _genetic_fit()
+    with pytest.raises(AssertionError):
+        check_genetic_run(est, X, Y)
