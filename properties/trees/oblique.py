@@ -56,15 +56,49 @@ def check_linear_tests(model, X: np.ndarray, y: np.ndarray, rng: np.random.Gener
     statement="In a multivariate decision tree every internal node is a linear classifier "
     "sum_i w_i a_i <= t over several attributes: samples are routed by these tests, each "
     "leaf is a convex region (an intersection of half-spaces), and the tree still grows "
-    "until only identical samples with different labels remain mixed.",
+    "until only identical samples with different labels remain mixed (or, with a depth "
+    "limit, is that tree cut at the limit).",
     method=Method.PROPERTY,
     tags=("trees", "multivariate"),
 )
 @given(data=labelled_datasets(max_samples=25) | separable_datasets(max_samples=25),
-       node_model=st.sampled_from(["lda", "logistic"]), seed=st.integers(0, 2**16))
-def multivariate_linear_tests(data, node_model, seed):
+       node_model=st.sampled_from(["lda", "logistic"]), seed=st.integers(0, 2**16),
+       depth=st.integers(1, 3))
+def multivariate_linear_tests(data, node_model, seed, depth):
     model = ObliqueDecisionTreeClassifier(node_model=node_model).fit(data.X, data.y)
     check_linear_tests(model, data.X, data.y, np.random.default_rng(seed))
+    limited = ObliqueDecisionTreeClassifier(node_model=node_model, max_depth=depth)
+    check_depth_limit(model, limited.fit(data.X, data.y), depth)
+
+
+def check_depth_structure(model) -> None:
+    """The recorded depths: 0 at the root, a child one below its parent."""
+    assert model.depth_[0] == 0, f"root recorded at depth {model.depth_[0]}"
+    parents = np.flatnonzero(model.children_[:, 0] >= 0)
+    for side in (0, 1):
+        children = model.children_[parents, side]
+        assert np.array_equal(model.depth_[children], model.depth_[parents] + 1), (
+            "a child not one level below its parent")
+
+
+def _internal_tests(model, below: float) -> list:
+    nodes = np.flatnonzero((model.children_[:, 0] >= 0) & (model.depth_ < below))
+    return sorted((int(model.depth_[n]), float(model.threshold_[n]),
+                   tuple(model.coef_[n].tolist())) for n in nodes)
+
+
+def check_depth_limit(full, limited, depth: int) -> None:
+    """Growth is node by node, so ``max_depth=depth`` gives the unlimited tree cut at
+    that depth: the same tests above it, the same number of nodes down to it."""
+    check_depth_structure(full)
+    check_depth_structure(limited)
+    assert int(limited.depth_.max()) <= depth, "deeper than max_depth"
+    assert _internal_tests(limited, np.inf) == _internal_tests(full, depth), (
+        f"max_depth={depth} changed the tests above that depth")
+    n_full = int(np.count_nonzero(full.depth_ <= depth))
+    assert limited.depth_.size == n_full, (
+        f"max_depth={depth}: {limited.depth_.size} nodes, the unlimited tree has {n_full} "
+        "down to that depth")
 
 
 #: Problems per run; samples per problem before the margin band is removed.

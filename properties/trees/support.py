@@ -171,8 +171,12 @@ def ref_candidate_splits(
 
 
 def fit_tree(data: TreeData, *, validation_set=None, **kwargs) -> DecisionTreeClassifier:
-    """Our classifier on ``data`` (discrete columns declared, NaN as missing values)."""
-    kwargs.setdefault("categorical_features", data.discrete)
+    """Our classifier on ``data`` (discrete columns declared, NaN as missing values).
+
+    The discrete columns are declared as a boolean mask for an even number of samples and
+    as column indices for an odd one, so the claims exercise both documented forms."""
+    declared = data.discrete if data.X.shape[0] % 2 == 0 else np.flatnonzero(data.discrete)
+    kwargs.setdefault("categorical_features", declared)
     if np.isnan(data.X).any():
         kwargs.setdefault("missing", "weighted")
     model = DecisionTreeClassifier(**kwargs)

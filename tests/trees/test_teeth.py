@@ -24,6 +24,7 @@ from algorithms.trees import (
 from mltheory.strategies import separable_datasets
 from mltheory.symbolic import Derivation
 from mltheory.testing import assert_holds, assert_refutes
+from properties.trees import strategies as strategies_module
 from properties.trees.gbdt import (
     binary_problems,
     check_additive_square,
@@ -40,7 +41,7 @@ from properties.trees.impurity import (
     check_iv_range,
 )
 from properties.trees.missing import check_child_weights, check_rho_by_counts
-from properties.trees.oblique import check_linear_tests
+from properties.trees.oblique import check_depth_limit, check_depth_structure, check_linear_tests
 from properties.trees.pruning import (
     check_post_contains_pre,
     check_postpruning,
@@ -469,3 +470,44 @@ def test_newton_leaf_check_refutes_a_wrong_curvature():
         check_newton_leaves(model, X, y, w)
 
     assert_refutes(wrong)
+
+
+def _xor_grid():
+    g = np.linspace(-1.0, 1.0, 6)
+    X = np.array([(a, b) for a in g for b in g])
+    return X, ((X[:, 0] > 0) ^ (X[:, 1] > 0)).astype(int)
+
+
+def test_depth_checks_hold_and_refute_a_tree_one_level_short():
+    X, y = _xor_grid()
+    full = ObliqueDecisionTreeClassifier(node_model="lda").fit(X, y)
+    assert full.depth_.max() >= 3
+    check_depth_limit(full, ObliqueDecisionTreeClassifier(node_model="lda", max_depth=2)
+                      .fit(X, y), 2)
+    short = ObliqueDecisionTreeClassifier(node_model="lda", max_depth=1).fit(X, y)
+    with pytest.raises(AssertionError, match="max_depth=2"):
+        check_depth_limit(full, short, 2)
+
+
+def test_depth_structure_refutes_shifted_depths():
+    X, y = _xor_grid()
+    model = ObliqueDecisionTreeClassifier(node_model="lda").fit(X, y)
+    check_depth_structure(model)
+    model.depth_ = model.depth_ + 1
+    with pytest.raises(AssertionError, match="root"):
+        check_depth_structure(model)
+    model.depth_ = model.depth_ - 1
+    model.depth_[-1] += 1
+    with pytest.raises(AssertionError, match="parent"):
+        check_depth_structure(model)
+
+
+def test_fit_tree_declares_discrete_columns_both_ways():
+    """Masks for even sample counts, indices for odd: the claims run both forms."""
+    rng = np.random.default_rng(0)
+    for m in (10, 11):
+        X = np.column_stack([rng.integers(0, 3, m), rng.normal(size=m)]).astype(float)
+        y = (X[:, 0] == 1).astype(int)
+        data = strategies_module.TreeData(X, y, np.array([True, False]), np.ones(m))
+        model = fit_tree(data)
+        assert model.tree_.categorical[0], "the discrete column was split as continuous"
