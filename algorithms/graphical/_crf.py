@@ -1,0 +1,3 @@
+"""(placeholder: filled by the chapter's work)."""
+
+__all__: list[str] = []

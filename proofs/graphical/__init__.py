@@ -1,0 +1,1 @@
+"""Symbolic derivations of Probabilistic graphical models (003 Chapter 12)."""

@@ -1,0 +1,1 @@
+"""Symbolic derivations of Rule learning (003 Chapter 13)."""

@@ -1,0 +1,1 @@
+"""Claims of Probabilistic graphical models (003 Chapter 12)."""

@@ -1,0 +1,1 @@
+"""Claims of Rule learning (003 Chapter 13)."""

@@ -1,0 +1,7 @@
+"""Bad-input cases of part exact of the graphical family (merged in api_cases.py)."""
+
+from __future__ import annotations
+
+from tests.api_fuzz import Case
+
+CASES: dict[str, Case] = {}
