@@ -22,7 +22,8 @@ Vote (the tie rule for classes)
 -------------------------------
 The predicted class has the largest vote (count of neighbours, or for
 ``weights="distance"`` the sum of ``1 / distance``); among classes with equal largest
-votes the one first in ``classes_`` (the smallest label) wins. Under distance weighting a
+votes (equal up to the rounding of their sums, ``VOTE_ROUNDING``) the one first in
+``classes_`` (the smallest label) wins. Under distance weighting a
 query at distance 0 from some training points is decided by those points alone, each
 with weight 1 (the limit of ``1/distance`` weights).
 """
@@ -42,8 +43,15 @@ from algorithms._validation import (
     validate_features,
     validate_regression,
 )
+from algorithms.dimred._blas_linear import one_blas_thread
 
 __all__ = ["KNNClassifier", "KNNRegressor", "knn_weights"]
+
+#: Relative rounding allowed per neighbour between votes that are equal in exact
+#: arithmetic (sums of up to k weights ``(d_min / d_i) / sum_j d_min / d_j`` added in
+#: different orders differ by a few ulps each); a vote within ``k`` times this of the
+#: largest ties with it. Unequal uniform votes differ by at least 1/k, far more.
+VOTE_ROUNDING = 8 * np.finfo(float).eps
 
 #: Cap on the entries of one block of the brute-force distance matrix (32 MiB of float64).
 _BLOCK_ENTRIES = 2**22
@@ -184,6 +192,10 @@ class _KNNBase(BaseEstimator):
         return self._kneighbors(Q)
 
     def _kneighbors(self, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        with one_blas_thread():
+            return self._kneighbors_checked(Q)
+
+    def _kneighbors_checked(self, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         X = self.X_fit_
         k = self.n_neighbors
         n = X.shape[0]
@@ -270,7 +282,11 @@ class KNNClassifier(ClassifierMixin, _KNNBase):
     def predict(self, X: ArrayLike) -> np.ndarray:
         """The class with the largest vote; ties go to the smallest label."""
         Q = validate_features(self, X, reset=False)
-        return self.classes_[np.argmax(self._votes(Q), axis=1)]
+        votes = self._votes(Q)
+        top = votes.max(axis=1, keepdims=True)
+        # votes equal but for the rounding of their sums count as tied (see VOTE_ROUNDING)
+        tied = votes >= top * (1.0 - VOTE_ROUNDING * self.n_neighbors)
+        return self.classes_[np.argmax(tied, axis=1)]  # the first tied class
 
 
 class KNNRegressor(RegressorMixin, _KNNBase):

@@ -16,6 +16,7 @@ from algorithms._validation import (
     check_int,
     validate_features,
 )
+from algorithms.dimred._blas_linear import one_blas_thread
 from algorithms.kernels import Kernel, make_kernel
 
 __all__ = ["KernelPCA", "center_kernel_matrix"]
@@ -170,8 +171,9 @@ class KernelPCA(TransformerMixin, BaseEstimator):
         top = float(np.max(np.abs(K)))
         scale = float(2.0 ** np.floor(np.log2(top))) if top > 0 else 1.0
         k = m if self.n_components is None else d_prime
-        lam, A = scipy.linalg.eigh(K / scale, subset_by_index=(m - k, m - 1),
-                                   check_finite=False)
+        with one_blas_thread():
+            lam, A = scipy.linalg.eigh(K / scale, subset_by_index=(m - k, m - 1),
+                                       check_finite=False)
         lam, A = lam[::-1], A[:, ::-1]
         zero = lam <= ZERO_EIGENVALUE * max(float(lam[0]), 0.0)
         if self.n_components is None:  # keep the components with variance

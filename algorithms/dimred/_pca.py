@@ -14,6 +14,7 @@ from algorithms._validation import (
     check_real,
     validate_features,
 )
+from algorithms.dimred._blas_linear import one_blas_thread
 
 __all__ = ["PCA", "deterministic_signs"]
 
@@ -128,8 +129,9 @@ class PCA(TransformerMixin, BaseEstimator):
         Xc = X - self.mean_
         s = float(np.max(np.abs(Xc)))
         scale = float(2.0 ** np.floor(np.log2(s))) if s > 0 else 1.0
-        _, sv, Vt = scipy.linalg.svd(Xc / scale, full_matrices=False, check_finite=False,
-                                     lapack_driver="gesdd")
+        with one_blas_thread():
+            _, sv, Vt = scipy.linalg.svd(Xc / scale, full_matrices=False, check_finite=False,
+                                         lapack_driver="gesdd")
         total = float(np.sum(sv**2))
         ratios = sv**2 / total if total > 0 else np.zeros_like(sv)
         if self.n_components is not None:

@@ -1,0 +1,152 @@
+"""k-nearest-neighbour learning (003 §8.1): the plurality vote of the k nearest training
+points, against a brute-force reference written here with the tie rules made explicit,
+and against scikit-learn's ``KNeighborsClassifier`` / ``KNeighborsRegressor`` (on drawn
+clouds and on the digits data)."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+from sklearn.datasets import load_digits
+from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
+
+from algorithms.dimred import KNNClassifier, KNNRegressor
+from mltheory import Method, claim, evidence
+from mltheory.numeric import Tolerance, assert_close
+from properties.dimred.strategies_linear import continuous_problems, grid_problems
+from properties.dimred.support_linear import check_knn_matches_brute
+
+WEIGHTS = st.sampled_from(["uniform", "distance"])
+ALGORITHMS = st.sampled_from(["brute", "kd_tree"])
+
+#: kNN means and distances against scikit-learn: the same sums in other orders.
+SKLEARN_KNN = Tolerance(rtol=1e-9, atol=1e-12,
+                        reason="weighted means of <= 15 neighbours with weights from "
+                        "distances computed by other formulas (scikit-learn's expanded "
+                        "squares): rounding ~ 1e-15 relative, amplified at most by the "
+                        "spread of the data")
+
+
+@functools.cache
+def digits_split() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The first 1000 digits for training, the next 300 as queries (fixed split)."""
+    data = load_digits()
+    return data.data[:1000], data.target[:1000], data.data[1000:1300], data.target[1000:1300]
+
+
+def check_sklearn_agreement(problem, k_sklearn: int, weights: str, algorithm: str,
+                            regression: bool = False) -> None:
+    """Our predictions (and neighbour distances) equal scikit-learn's with ``k_sklearn``
+    neighbours on data without equidistant neighbours; fit stores the data only."""
+    p = problem
+    ours_cls, ref_cls = ((KNNRegressor, KNeighborsRegressor) if regression
+                         else (KNNClassifier, KNeighborsClassifier))
+    ours = ours_cls(n_neighbors=p.k, weights=weights, algorithm=algorithm).fit(p.X, p.y)
+    assert np.array_equal(ours.X_fit_, p.X), "fit must store the training set as given"
+    ref = ref_cls(n_neighbors=k_sklearn, weights=weights, algorithm=algorithm).fit(p.X, p.y)
+    pred, ref_pred = ours.predict(p.Q), ref.predict(p.Q)
+    if regression:
+        assert_close(pred, ref_pred, SKLEARN_KNN, scale=float(np.max(np.abs(p.y))),
+                     label="relative difference of the regression means")
+    elif not np.array_equal(pred, ref_pred):
+        bad = int(np.flatnonzero(pred != ref_pred)[0])
+        raise AssertionError(f"query {bad}: ours {pred[bad]!r}, scikit-learn {ref_pred[bad]!r}")
+    evidence.add_examples()
+
+
+@claim(
+    id="knn.tie_rule",
+    source="003 §8.1",
+    statement="The kNN classifier predicts the plurality class among the k training points "
+    "nearest to the query, and the kNN regressor their mean (or 1/distance-weighted "
+    "versions), with the tie rules stated: equidistant neighbours are taken in the order "
+    "of their training index, and among classes with equal largest vote the smallest label "
+    "wins. Checked exactly, neighbour lists included, against a kNN written from the "
+    "definition with Python loops, on integer grids full of ties.",
+    method=Method.REFERENCE,
+    tags=("dimred", "knn"),
+)
+@given(problem=grid_problems(), weights=WEIGHTS, algorithm=ALGORITHMS,
+       regression=st.booleans())
+def tie_rule(problem, weights, algorithm, regression):
+    p = problem
+    if regression:  # integer targets: sums of equal targets are exact
+        p = type(p)(p.X, p.y.astype(float), p.Q, p.k)
+    cls = KNNRegressor if regression else KNNClassifier
+    est = cls(n_neighbors=p.k, weights=weights, algorithm=algorithm).fit(p.X, p.y)
+    check_knn_matches_brute(est, p, weights=weights, regression=regression)
+    evidence.add_examples()
+
+
+@claim(
+    id="knn.reference",
+    source="003 §8.1",
+    statement="kNN is lazy (fit only stores the training set) and its plurality vote equals "
+    "scikit-learn's KNeighborsClassifier with the same k, for uniform and distance weights "
+    "and for the brute-force and KD-tree searches, on data without equidistant neighbours "
+    "(where scikit-learn's order among equidistant points is unspecified); so does the "
+    "regressor's (weighted) mean.",
+    method=Method.REFERENCE,
+    tags=("dimred", "knn"),
+)
+@given(problem=continuous_problems(), weights=WEIGHTS, algorithm=ALGORITHMS,
+       regression=st.booleans())
+def reference(problem, weights, algorithm, regression):
+    if regression:
+        problem = type(problem)(problem.X, problem.X[:, 0] - np.abs(problem.X[:, -1]),
+                                problem.Q, problem.k)
+    check_sklearn_agreement(problem, problem.k, weights, algorithm, regression)
+
+
+@claim(
+    id="knn.digits",
+    source="003 §8.1",
+    statement="On the digits data (1000 training images, 300 queries, k = 1, 3, 5, 10, "
+    "uniform and distance weights) our kNN predicts what scikit-learn's "
+    "KNeighborsClassifier predicts on every query whose k-th and (k+1)-th neighbours are "
+    "not equidistant, and what the brute-force definition with our stated tie rule predicts "
+    "on all of them.",
+    method=Method.REFERENCE,
+    tags=("dimred", "knn"),
+)
+def digits():
+    X, y, Q, _ = digits_split()
+    Xi, Qi = X.astype(np.int64), Q.astype(np.int64)  # pixel counts: exact integer distances
+    d2 = (Qi**2).sum(1)[:, None] + (Xi**2).sum(1)[None, :] - 2 * Qi @ Xi.T
+    order_all = np.lexsort((np.broadcast_to(np.arange(X.shape[0]), d2.shape), d2))
+    excluded = 0
+    for k in (1, 3, 5, 10):
+        order = order_all[:, :k]
+        d_sorted = np.take_along_axis(d2, order_all[:, : k + 1], 1)
+        clear = d_sorted[:, k - 1] < d_sorted[:, k]  # no tie at the k-th place
+        for weights in ("uniform", "distance"):
+            ours = KNNClassifier(n_neighbors=k, weights=weights, algorithm="brute").fit(X, y)
+            ref = KNeighborsClassifier(n_neighbors=k, weights=weights,
+                                       algorithm="brute").fit(X, y)
+            excluded += int(np.sum(~clear))
+            pred, ref_pred = ours.predict(Q), ref.predict(Q)
+            if not np.array_equal(pred[clear], ref_pred[clear]):
+                bad = int(np.flatnonzero(clear & (pred != ref_pred))[0])
+                raise AssertionError(f"k={k}, {weights}: query {bad}: ours {pred[bad]}, "
+                                     f"scikit-learn {ref_pred[bad]}")
+            # every query, ties included, against the definition with our tie rule
+            d_k = np.sqrt(np.take_along_axis(d2, order, 1).astype(float))
+            if weights == "uniform":
+                w = np.ones(order.shape)
+            else:  # a duplicate of a training image: the zero-distance neighbours alone
+                zero = d_k == 0
+                w = np.where(np.any(zero, 1, keepdims=True), zero,
+                             1.0 / np.where(zero, 1.0, d_k))
+            votes = np.zeros((Q.shape[0], 10))
+            np.add.at(votes, (np.arange(Q.shape[0])[:, None], y[order]), w)
+            best = votes >= votes.max(1, keepdims=True) * (1 - 1e-9)
+            if not np.array_equal(pred, np.argmax(best, axis=1)):
+                bad = int(np.flatnonzero(pred != np.argmax(best, axis=1))[0])
+                raise AssertionError(f"k={k}, {weights}: query {bad} differs from the "
+                                     "definition")
+    evidence.record("query/setting pairs with a tie at the k-th place (excluded from the "
+                    "scikit-learn comparison only)", excluded)
+    evidence.add_examples(8)
