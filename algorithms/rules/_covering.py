@@ -1,3 +1,384 @@
-"""(placeholder: filled by the chapter's work)."""
+"""Sequential covering (separate-and-conquer) with reduced-error pruning (003 §13.1-§13.3).
 
-__all__: list[str] = []
+The propositional rule learner of Chapter 13: an ordered rule list (a decision list)
+grown one rule at a time, each rule by a general-to-specific greedy search over
+attribute-value literals; the examples a new rule covers are removed and the search is
+repeated on the rest (§13.2). Optionally the grown list is pruned by reduced-error
+pruning on a held-out validation split, "as for decision trees" (§13.3, §2.4.2).
+
+Literal language
+----------------
+For a numeric attribute ``j``: ``x_j <= t`` and ``x_j > t`` with ``t`` a midpoint of two
+consecutive distinct training values of ``x_j``. For an attribute declared discrete
+(``categorical_features``): ``x_j == v`` for every training value ``v``. A rule is a
+conjunction of literals and predicts one class; the empty conjunction covers everything.
+
+Conflict resolution and default rule
+------------------------------------
+Rules are ordered: an example takes the class of the first rule that covers it (an
+ordered rule set resolves every conflict); an example no rule covers takes the class of
+the default rule, the most frequent training class, so every input gets a class.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from algorithms._validation import (
+    check_choice,
+    check_int,
+    check_real,
+    make_rng,
+    validate_classification,
+    validate_features,
+)
+from algorithms.rules._foil import foil_gain
+
+__all__ = ["Condition", "Rule", "SequentialCoveringClassifier"]
+
+#: Literal-quality measures of the general-to-specific search.
+CRITERIA = ("foil_gain", "precision", "laplace")
+#: Pruning modes: none, or reduced-error post-pruning on a validation split.
+PRUNING = (None, "rep")
+#: Comparison operators of the literal language.
+OPERATORS = ("<=", ">", "==")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A literal ``x[feature] <operator> value`` with ``operator`` in ``<=, >, ==``."""
+
+    feature: int
+    operator: str
+    value: float
+
+    def holds(self, X: np.ndarray) -> np.ndarray:
+        """Boolean mask (n_samples,) of the rows of ``X`` that satisfy the literal."""
+        column = X[:, self.feature]
+        if self.operator == "<=":
+            return column <= self.value
+        if self.operator == ">":
+            return column > self.value
+        return column == self.value
+
+    def __str__(self) -> str:
+        return f"x[{self.feature}] {self.operator} {self.value:.6g}"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """``prediction <- c_1 and ... and c_L``: a conjunction of literals and a class."""
+
+    conditions: tuple[Condition, ...]
+    prediction: object
+
+    def covers(self, X: np.ndarray) -> np.ndarray:
+        """Boolean mask of the rows of ``X`` that satisfy every condition."""
+        mask = np.ones(X.shape[0], dtype=bool)
+        for c in self.conditions:
+            mask &= c.holds(X)
+        return mask
+
+    def __str__(self) -> str:
+        body = " and ".join(str(c) for c in self.conditions) or "true"
+        return f"{self.prediction!r} <- {body}"
+
+
+def _literals(X: np.ndarray, categorical: np.ndarray) -> list[Condition]:
+    """The literal language of a training table (see the module docstring)."""
+    out: list[Condition] = []
+    for j in range(X.shape[1]):
+        values = np.unique(X[:, j])
+        if categorical[j]:
+            out.extend(Condition(j, "==", float(v)) for v in values)
+        else:
+            for t in (values[:-1] + values[1:]) / 2.0:
+                out.append(Condition(j, "<=", float(t)))
+                out.append(Condition(j, ">", float(t)))
+    return out
+
+
+def _literal_matrix(X: np.ndarray, literals: list[Condition]) -> np.ndarray:
+    """(n_samples, n_literals) Boolean table: which row satisfies which literal."""
+    if not literals:
+        return np.zeros((X.shape[0], 0), dtype=bool)
+    feat = np.array([c.feature for c in literals])
+    val = np.array([c.value for c in literals])
+    op = np.array([OPERATORS.index(c.operator) for c in literals])
+    cols = X[:, feat]
+    return np.where(op == 0, cols <= val, np.where(op == 1, cols > val, cols == val))
+
+
+def _scores(criterion: str, p0: int, n0: int, p1: np.ndarray, n1: np.ndarray) -> np.ndarray:
+    """Quality of each candidate literal given the counts before (p0, n0) and after."""
+    if criterion == "foil_gain":
+        # propositional FOIL: every covered positive example is one binding, so t = p1
+        return foil_gain(p0, n0, p1, n1, p1)
+    if criterion == "precision":
+        return p1 / np.maximum(p1 + n1, 1)
+    return (p1 + 1.0) / (p1 + n1 + 2.0)
+
+
+def _grow_rule(L: np.ndarray, pos: np.ndarray, neg: np.ndarray, criterion: str,
+               max_length: float) -> list[int]:
+    """General-to-specific search: from the empty rule, add the best literal that keeps a
+    positive and drops a negative, until no negative is covered (or no literal qualifies,
+    or the length cap is reached). Returns the literal indices in order of addition."""
+    conds: list[int] = []
+    pos, neg = pos.copy(), neg.copy()
+    Lf = L.astype(np.float32)  # counts by matrix-vector products (exact below 2**24)
+    while neg.any() and len(conds) < max_length:
+        p0, n0 = int(pos.sum()), int(neg.sum())
+        p1 = np.rint(pos.astype(np.float32) @ Lf).astype(np.int64)
+        n1 = np.rint(neg.astype(np.float32) @ Lf).astype(np.int64)
+        ok = (p1 >= 1) & (n1 < n0)
+        if not ok.any():
+            break
+        score = np.full(p1.shape, -np.inf)
+        score[ok] = _scores(criterion, p0, n0, p1[ok], n1[ok])
+        # best score, then most positives kept, then the first literal
+        best = int(np.lexsort((np.arange(score.size), -p1, -score))[0])
+        conds.append(best)
+        pos &= L[:, best]
+        neg &= L[:, best]
+    return conds
+
+
+def _first_match(C: np.ndarray, rule_codes: np.ndarray, default: int) -> np.ndarray:
+    """Decision-list prediction from a (n_samples, n_rules) coverage table."""
+    if C.shape[1] == 0:
+        return np.full(C.shape[0], default)
+    first = np.argmax(C, axis=1)
+    return np.where(C.any(axis=1), rule_codes[first], default)
+
+
+def _cover_table(L: np.ndarray, rules: list[list[int]]) -> np.ndarray:
+    C = np.ones((L.shape[0], len(rules)), dtype=bool)
+    for r, conds in enumerate(rules):
+        if conds:
+            C[:, r] = L[:, conds].all(axis=1)
+    return C
+
+
+def reduced_error_prune(L_val: np.ndarray, y_val: np.ndarray, rules: list[list[int]],
+                        codes: list[int], default: int
+                        ) -> tuple[list[list[int]], list[int], list[float], list[tuple]]:
+    """Reduced-error pruning of a decision list on a validation table.
+
+    Every step tries each single deletion (a whole rule, or one literal of one rule),
+    takes the one with the highest validation accuracy (ties: whole rules first, then
+    the earliest) and keeps it when the accuracy does not drop (equal accuracy prefers the
+    smaller rule list); stops when every deletion lowers the accuracy.
+    Returns the pruned rules and their classes, the accuracy after each accepted step
+    (the first entry is the unpruned list's) and the steps ``("rule", r)`` /
+    ``("literal", r, k)``.
+    """
+    rules = [list(c) for c in rules]
+    codes = list(codes)
+    C = _cover_table(L_val, rules)
+    acc = float(np.mean(_first_match(C, np.array(codes, int), default) == y_val))
+    history, steps = [acc], []
+    while rules:
+        cand: list[tuple[float, tuple]] = []
+        rc = np.array(codes, int)
+        for r in range(len(rules)):
+            keep = np.arange(len(rules)) != r
+            a = np.mean(_first_match(C[:, keep], rc[keep], default) == y_val)
+            cand.append((float(a), ("rule", r)))
+        for r, conds in enumerate(rules):
+            for k in range(len(conds)):
+                rest = conds[:k] + conds[k + 1:]
+                col = L_val[:, rest].all(axis=1) if rest else np.ones(L_val.shape[0], bool)
+                C2 = C.copy()
+                C2[:, r] = col
+                a = np.mean(_first_match(C2, rc, default) == y_val)
+                cand.append((float(a), ("literal", r, k)))
+        best_acc, step = max(cand, key=lambda c: c[0])  # max keeps the first of ties
+        if best_acc < acc:
+            break
+        if step[0] == "rule":
+            del rules[step[1]]
+            del codes[step[1]]
+            C = np.delete(C, step[1], axis=1)
+        else:
+            _, r, k = step
+            del rules[r][k]
+            C[:, r] = L_val[:, rules[r]].all(axis=1) if rules[r] else True
+        acc = best_acc
+        history.append(acc)
+        steps.append(step)
+    return rules, codes, history, steps
+
+
+class SequentialCoveringClassifier(ClassifierMixin, BaseEstimator):
+    """Ordered rule list learned by sequential covering (separate-and-conquer).
+
+    Classes are learned in order of increasing training frequency; for each class but
+    the most frequent, rules are grown (greedy general-to-specific search over the
+    literal language) on the examples not yet covered, with that class as the positive
+    class and all other remaining examples as negatives, and every example a new rule
+    covers is removed, until no positive remains. The most frequent class becomes the
+    default rule.
+
+    Parameters
+    ----------
+    criterion : {"foil_gain", "precision", "laplace"}, default="foil_gain"
+        Literal quality: FOIL gain ``p1 (log2 p1/(p1+n1) - log2 p0/(p0+n0))`` (Quinlan,
+        with one binding per example), precision ``p1/(p1+n1)``, or the Laplace
+        estimate ``(p1+1)/(p1+n1+2)``; ``p, n`` count covered positives / negatives
+        before (0) and after (1) adding the literal. Only literals that keep a positive
+        and drop a negative are candidates.
+    max_rule_length : int or None, default=None
+        Largest number of literals in a rule (None: grow until no negative is covered).
+    categorical_features : array-like of int or None, default=None
+        Indices of the discrete attributes (literals ``x_j == v``); the others are
+        numeric (threshold literals).
+    pruning : {None, "rep"}, default=None
+        ``"rep"``: grow on a random part of the data and prune by reduced-error pruning
+        on the held-out ``validation_fraction`` (003 §13.3 with §2.4.2).
+    validation_fraction : float in (0, 1), default=1/3
+        Share of the samples held out for pruning.
+    random_state : int, Generator or None
+        Draws the grow/validation split.
+
+    Attributes
+    ----------
+    rules_ : list of Rule
+        The ordered rule list (after pruning, when pruning is on).
+    default_class_ : label
+        The class of the default rule.
+    unpruned_rules_ : list of Rule
+        The grown rule list before pruning.
+    n_rounds_ : int
+        Covering rounds (rules grown) before pruning.
+    covering_trace_ : list of dict
+        One record per round, written by the covering loop: the class, the numbers of
+        remaining positives and negatives before the round, and of positives and
+        negatives the new rule covered (and removed).
+    validation_accuracy_history_ : list of float
+        With pruning: validation accuracy of the unpruned list, then after every
+        accepted pruning step. Empty without pruning.
+    pruning_steps_ : list of tuple
+        The accepted deletions, ``("rule", r)`` or ``("literal", r, k)``.
+
+    References
+    ----------
+    003 §13.1-§13.3 (rules, sequential covering, pruning "as for decision trees",
+    §2.4.2); J. R. Quinlan, Learning logical definitions from relations, 1990 (FOIL
+    gain); C. Brunk and M. Pazzani, 1991 (reduced-error pruning of rule sets).
+    """
+
+    def __init__(self, *, criterion: str = "foil_gain", max_rule_length: int | None = None,
+                 categorical_features: object = None, pruning: str | None = None,
+                 validation_fraction: float = 1 / 3, random_state: object = None) -> None:
+        self.criterion = criterion
+        self.max_rule_length = max_rule_length
+        self.categorical_features = categorical_features
+        self.pruning = pruning
+        self.validation_fraction = validation_fraction
+        self.random_state = random_state
+
+    def _categorical(self, d: int) -> np.ndarray:
+        mask = np.zeros(d, dtype=bool)
+        if self.categorical_features is None:
+            return mask
+        try:
+            idx = np.asarray(self.categorical_features)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"categorical_features must be feature indices: {exc}") from exc
+        if idx.ndim != 1 or (idx.size and idx.dtype.kind not in "iu"):
+            raise ValueError("categorical_features must be a 1-d list of integer feature "
+                             f"indices, got {self.categorical_features!r}.")
+        if idx.size == 0:
+            return mask
+        if idx.min() < 0 or idx.max() >= d:
+            raise ValueError(f"categorical_features must be indices in [0, {d}), got "
+                             f"{idx.tolist()}.")
+        mask[idx] = True
+        return mask
+
+    def fit(self, X: object, y: object) -> SequentialCoveringClassifier:
+        """Learn the ordered rule list (and prune it when ``pruning="rep"``)."""
+        criterion = check_choice(self.criterion, "criterion", CRITERIA)
+        max_len = np.inf if self.max_rule_length is None else check_int(
+            self.max_rule_length, "max_rule_length", low=1)
+        if self.pruning is not None:
+            check_choice(self.pruning, "pruning", ("rep",))
+        frac = check_real(self.validation_fraction, "validation_fraction", low=0.0,
+                          high=1.0, low_open=True, high_open=True)
+        X, codes = validate_classification(self, X, y)
+        categorical = self._categorical(X.shape[1])
+        rng = make_rng(self.random_state)
+        n = X.shape[0]
+        grow = np.arange(n)
+        val = np.zeros(0, dtype=int)
+        if self.pruning == "rep":
+            if n < 2:
+                raise ValueError("X must have at least 2 samples to hold out a validation "
+                                 f"split for pruning, got {n}.")
+            perm = rng.permutation(n)
+            n_val = min(max(1, int(round(frac * n))), n - 1)
+            val, grow = np.sort(perm[:n_val]), np.sort(perm[n_val:])
+        Xg, cg = X[grow], codes[grow]
+        literals = _literals(Xg, categorical)
+        L = _literal_matrix(Xg, literals)
+        counts = np.bincount(cg, minlength=self.classes_.size)
+        order = np.argsort(counts, kind="stable")  # increasing frequency
+        default = int(order[-1])
+        remaining = np.ones(Xg.shape[0], dtype=bool)
+        rules: list[list[int]] = []
+        rule_codes: list[int] = []
+        trace: list[dict] = []
+        for c in order[:-1]:
+            while True:
+                pos = remaining & (cg == c)
+                if not pos.any():
+                    break
+                neg = remaining & (cg != c)
+                conds = _grow_rule(L, pos, neg, criterion, max_len)
+                covered = remaining & (L[:, conds].all(axis=1) if conds else True)
+                trace.append({"class": int(c), "positives": int(pos.sum()),
+                              "negatives": int(neg.sum()),
+                              "covered_positives": int((covered & pos).sum()),
+                              "covered_negatives": int((covered & neg).sum())})
+                rules.append(conds)
+                rule_codes.append(int(c))
+                remaining &= ~covered
+        self.n_rounds_ = len(rules)
+        self.covering_trace_ = trace
+        self.unpruned_rules_ = self._as_rules(literals, rules, rule_codes)
+        self.validation_accuracy_history_: list[float] = []
+        self.pruning_steps_: list[tuple] = []
+        if self.pruning == "rep":
+            L_val = _literal_matrix(X[val], literals)
+            rules, rule_codes, history, steps = reduced_error_prune(
+                L_val, codes[val], rules, rule_codes, default)
+            self.validation_accuracy_history_ = history
+            self.pruning_steps_ = steps
+        self.rules_ = self._as_rules(literals, rules, rule_codes)
+        self.default_class_ = self.classes_[default]
+        self._rule_codes = np.array(rule_codes, dtype=int)
+        self._default_code = default
+        self.grow_indices_ = grow
+        self.validation_indices_ = val
+        return self
+
+    def _as_rules(self, literals, rules, rule_codes) -> list[Rule]:
+        return [Rule(tuple(literals[i] for i in conds), self.classes_[c])
+                for conds, c in zip(rules, rule_codes, strict=True)]
+
+    def coverage(self, X: object) -> np.ndarray:
+        """(n_samples, n_rules) Boolean table: which rule covers which sample."""
+        X = validate_features(self, X)
+        C = np.ones((X.shape[0], len(self.rules_)), dtype=bool)
+        for r, rule in enumerate(self.rules_):
+            C[:, r] = rule.covers(X)
+        return C
+
+    def predict(self, X: object) -> np.ndarray:
+        """Class of the first rule covering each sample, else the default class."""
+        C = self.coverage(X)
+        return self.classes_[_first_match(C, self._rule_codes, self._default_code)]
