@@ -137,7 +137,12 @@ def _statistic(Z, codes, idx, discrete, counts, hits, misses, weighting):
         rows = own != c
         if not np.any(rows):
             continue
-        weight = p[c] if weighting == "proportion" else p[c] / (1.0 - p[own[rows]])
+        if weighting == "unweighted":  # two-class Relief (10.3): the one miss counts once
+            weight = np.ones(1)
+        elif weighting == "proportion":
+            weight = p[c]
+        else:
+            weight = p[c] / (1.0 - p[own[rows]])
         miss_term = _diffs(Z, idx[rows], misses[rows, c], discrete) ** 2
         sigma += np.sum(np.reshape(weight, (-1, 1)) * miss_term, axis=0)
     return sigma
@@ -177,7 +182,7 @@ def relief_scores(X: object, y: object, *, discrete_features: object = None,
                                                   what="Relief (10.3) is binary")
     Z, discrete, idx, counts = _prepare(X_arr, codes, discrete_features, sample_indices)
     hits, misses = _neighbours(Z, codes, idx, discrete, 2)
-    return _statistic(Z, codes, idx, discrete, counts, hits, misses, "normalized")
+    return _statistic(Z, codes, idx, discrete, counts, hits, misses, "unweighted")
 
 
 def relieff_scores(X: object, y: object, *, discrete_features: object = None,
@@ -301,7 +306,7 @@ class Relief(_ReliefBase):
         self.random_state = random_state
 
     def fit(self, X, y):
-        return self._fit(X, y, "normalized")
+        return self._fit(X, y, "unweighted")
 
 
 class ReliefF(_ReliefBase):
