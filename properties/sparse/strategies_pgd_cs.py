@@ -86,6 +86,24 @@ def tiny_sensing(draw) -> tuple[np.ndarray, int, np.ndarray]:
     return A, k, s
 
 
+@st.composite
+def two_k_sensing(draw) -> tuple[np.ndarray, int, np.ndarray]:
+    """``(A, k, s)`` with 2k <= n, so that delta_2k(A) < 1 is possible: Gaussian ``A``
+    (every 2k columns independent with probability one), with a drawn column scale, or
+    coarse-grid entries (which the claim filters by delta_2k < 1)."""
+    rng = np.random.default_rng(draw(SEEDS))
+    n = draw(st.integers(2, 4))
+    k = draw(st.integers(1, n // 2))
+    m = draw(st.integers(n + 1, n + 3))
+    if draw(st.integers(0, 3)) > 0:  # a quarter of the draws on the grid (often filtered)
+        A = rng.normal(size=(n, m)) * draw(st.sampled_from([1e-2, 1.0, 50.0]))
+    else:
+        A = rng.integers(-2, 3, size=(n, m)) / 2.0
+    s = np.zeros(m)
+    s[rng.choice(m, size=k, replace=False)] = rng.choice([-2.0, -1.0, 1.0, 2.0], size=k)
+    return A, k, s
+
+
 def hadamard_pair(n: int, rng: np.random.Generator, columns: int) -> np.ndarray:
     """``Q [I, H_S / sqrt(n)]``: the identity and ``columns`` columns of a normalised
     Hadamard matrix (with random signs), rotated by a random orthogonal ``Q``. Its columns
