@@ -33,6 +33,7 @@ from sklearn.utils.validation import (
 
 __all__ = [
     "InvalidArgumentError",
+    "UNLABELLED",
     "check_array_argument",
     "check_bool",
     "check_choice",
@@ -49,6 +50,7 @@ __all__ = [
     "validate_features",
     "validate_labelled_sample",
     "validate_regression",
+    "validate_semi_supervised",
 ]
 
 
@@ -389,6 +391,43 @@ def validate_classification(
     )
     estimator.classes_ = classes
     return X_arr, codes
+
+
+#: The label of an unlabelled sample in semi-supervised fits (scikit-learn's convention).
+UNLABELLED = -1
+
+
+def validate_semi_supervised(
+    estimator: object, X: object, y: object, *, min_classes: int = 2, **kwargs
+) -> tuple[np.ndarray, np.ndarray]:
+    """Training data of a semi-supervised classifier, unlabelled samples marked ``-1``.
+
+    Sets ``classes_`` (the sorted labels of the labelled samples) and returns ``(X,
+    codes)`` with ``codes[i]`` the position of ``y[i]`` in ``classes_``, or ``-1``.
+    Non-numeric labels (strings) cannot hold the marker, so every such sample is
+    labelled. Refuses NaN/infinite labels, no labelled sample, and fewer than
+    ``min_classes`` labelled classes, naming ``y``.
+    """
+    _check_y_present(estimator, y)
+    kwargs.setdefault("dtype", np.float64)
+    X_arr, y_arr = _validate_data(estimator, X, y, **kwargs)
+    if y_arr.dtype.kind in "biuf":
+        if y_arr.dtype.kind == "f" and not np.all(np.isfinite(y_arr)):
+            raise ValueError("y must not contain NaN or infinity.")
+        labelled = y_arr != UNLABELLED
+    else:  # string or object labels: the numeric marker cannot occur, all are labelled
+        labelled = np.ones(y_arr.shape[0], dtype=bool)
+    if not np.any(labelled):
+        raise ValueError(
+            f"y has no labelled sample (every entry is {UNLABELLED}, the unlabelled marker)."
+        )
+    check_classification_targets(y_arr[labelled])
+    classes, codes = encode_classes(y_arr[labelled], min_classes=min_classes,
+                                    what="among the labelled samples")
+    out = np.full(y_arr.shape[0], UNLABELLED, dtype=np.intp)
+    out[labelled] = codes
+    estimator.classes_ = classes
+    return X_arr, out
 
 
 def validate_labelled_sample(

@@ -1,0 +1,1 @@
+"""Symbolic derivations of semi-supervised learning (003 Chapter 11)."""

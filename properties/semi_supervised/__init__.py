@@ -1,0 +1,1 @@
+"""Claims of semi-supervised learning (003 Chapter 11)."""

@@ -1,0 +1,43 @@
+"""Hypothesis strategies of the semi-supervised family: small weighted graphs and
+partially labelled point sets (unlabelled samples coded -1)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+UNIT = st.floats(-1.0, 1.0, allow_nan=False, width=64)
+
+
+@st.composite
+def symmetric_weights(draw, min_nodes: int = 2, max_nodes: int = 8):
+    """(W, f, labelled): W symmetric, non-negative, zero diagonal (some edges 0), f real,
+    labelled a mask with at least one labelled and one unlabelled node."""
+    n = draw(st.integers(min_nodes, max_nodes))
+    upper = draw(hnp.arrays(np.float64, (n, n), elements=st.one_of(
+        st.just(0.0), st.floats(0.0, 5.0, allow_nan=False, width=64))))
+    W = np.triu(upper, 1)
+    W = W + W.T
+    f = draw(hnp.arrays(np.float64, n, elements=st.floats(-10.0, 10.0, allow_nan=False,
+                                                           width=64)))
+    lab = draw(hnp.arrays(bool, n))
+    lab[0], lab[-1] = True, False
+    return W, f, lab
+
+
+@st.composite
+def partially_labelled(draw, n_classes: int | None = None, max_samples: int = 12):
+    """(X, codes, sigma): X in [-1, 1]^d (d <= 3), codes in {0..k-1} with every class
+    labelled at least once and at least one sample unlabelled (-1), sigma in [1, 3] (all
+    Gaussian weights >= e^-6: a connected, well-conditioned graph)."""
+    k = n_classes if n_classes is not None else draw(st.integers(2, 3))
+    n = draw(st.integers(k + 1, max_samples))
+    d = draw(st.integers(1, 3))
+    X = draw(hnp.arrays(np.float64, (n, d), elements=UNIT))
+    codes = draw(hnp.arrays(np.int64, n, elements=st.integers(-1, k - 1)))
+    codes[:k] = np.arange(k)
+    codes[-1] = -1
+    perm = draw(st.permutations(range(n)))
+    sigma = draw(st.floats(1.0, 3.0))
+    return X[list(perm)], codes[list(perm)], sigma

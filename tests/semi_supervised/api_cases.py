@@ -1,0 +1,61 @@
+"""Bad-input cases of the semi-supervised family's public API (see ``tests/api_fuzz.py``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.api_fuzz import Case
+
+N_SAMPLES = 20
+
+
+def _points(rng: np.random.Generator) -> np.ndarray:
+    X = rng.normal(size=(N_SAMPLES, 2))
+    X[N_SAMPLES // 2:] += 1.5
+    return X
+
+
+def _partially_labelled(rng: np.random.Generator) -> tuple[tuple, dict]:
+    y = np.full(N_SAMPLES, -1)
+    y[[0, 1, N_SAMPLES - 2, N_SAMPLES - 1]] = [0, 0, 1, 1]
+    return (_points(rng), y), {}
+
+
+def _weights(rng: np.random.Generator) -> np.ndarray:
+    A = rng.uniform(0.1, 1.0, size=(6, 6))
+    W = A + A.T
+    np.fill_diagonal(W, 0.0)
+    return W
+
+
+_GRAPH_INVALID = {"sigma": [0.0, -1.0], "n_neighbors": [0, N_SAMPLES]}
+#: every label -1 (nothing labelled) and a single labelled class
+_BAD_LABELS = [np.full(N_SAMPLES, -1), np.r_[np.zeros(2, int), np.full(N_SAMPLES - 2, -1)]]
+
+CASES: dict[str, Case] = {
+    "SpreadResult": Case(skip="a result dataclass filled by spread_labels"),
+    "LabelPropagation": Case(call=_partially_labelled,
+                             invalid={**_GRAPH_INVALID, "y": _BAD_LABELS}),
+    "LabelSpreading": Case(call=_partially_labelled,
+                           invalid={**_GRAPH_INVALID, "y": _BAD_LABELS,
+                                    "alpha": [0.0, 1.0, 1.5], "method": ["bogus"],
+                                    "max_iter": [0], "tol": [-1.0]}),
+    "affinity_matrix": Case(call=lambda rng: ((_points(rng),), {"sigma": 1.0}),
+                            invalid={"sigma": [0.0, -1.0], "n_neighbors": [0, N_SAMPLES]}),
+    "graph_energy": Case(call=lambda rng: ((_weights(rng), rng.normal(size=6)), {}),
+                         invalid={"W": [-_weights(np.random.default_rng(0)),
+                                        np.triu(_weights(np.random.default_rng(0)))],
+                                  "f": [np.zeros(5)]},
+                         accept=frozenset({"f-extra-axis"})),  # (n, k): k functions
+    "harmonic_function": Case(
+        call=lambda rng: ((_weights(rng), np.array([1, 1, 0, 0, 0, 0], bool),
+                           np.array([1.0, -1.0])), {}),
+        invalid={"labelled": [np.zeros(6, bool), np.ones(5, bool)], "f_l": [np.ones(3)]},
+        accept=frozenset({"f_l-extra-axis"})),  # (l, k): k label columns
+    "propagation_matrix": Case(call=lambda rng: ((_weights(rng),), {}),
+                               invalid={"W": [np.zeros((3, 3)), np.ones((2, 3))]}),
+    "spread_labels": Case(
+        call=lambda rng: ((0.1 * _weights(rng), np.eye(6)[:, :2], 0.5), {}),
+        invalid={"alpha": [0.0, 1.0], "Y": [np.ones((5, 2))], "method": ["bogus"],
+                 "max_iter": [0], "tol": [-1.0]}),
+}

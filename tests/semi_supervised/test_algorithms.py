@@ -1,0 +1,141 @@
+"""Behaviour and bad input of the graph-based semi-supervised methods (003 §11.4)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.datasets import make_moons
+from sklearn.exceptions import ConvergenceWarning
+
+from algorithms.semi_supervised import (
+    LabelPropagation,
+    LabelSpreading,
+    affinity_matrix,
+    graph_energy,
+    harmonic_function,
+    propagation_matrix,
+    spread_labels,
+)
+
+
+def _moons():
+    X, y = make_moons(200, noise=0.1, random_state=0)
+    partial = np.full(200, -1)
+    picked = np.r_[np.flatnonzero(y == 0)[:3], np.flatnonzero(y == 1)[:3]]
+    partial[picked] = y[picked]
+    return X, y, partial
+
+
+def test_six_labels_label_two_moons():
+    X, y, partial = _moons()
+    prop = LabelPropagation(sigma=0.3).fit(X, partial)
+    spread = LabelSpreading(alpha=0.5, sigma=0.3).fit(X, partial)
+    assert np.mean(prop.transduction_ == y) >= 0.95
+    assert np.mean(spread.transduction_ == y) >= 0.8
+    labelled = partial >= 0
+    # label propagation clamps the given labels; rows of its harmonic solution sum to 1
+    assert np.array_equal(prop.transduction_[labelled], partial[labelled])
+    np.testing.assert_allclose(prop.label_distributions_.sum(axis=1), 1.0, atol=1e-12)
+    np.testing.assert_allclose(spread.label_distributions_.sum(axis=1), 1.0, atol=1e-12)
+
+
+def test_iterative_and_closed_form_agree_and_the_trace_shrinks():
+    X, _, partial = _moons()
+    it = LabelSpreading(alpha=0.9, sigma=0.3, tol=1e-12, max_iter=5000).fit(X, partial)
+    cf = LabelSpreading(alpha=0.9, sigma=0.3, method="closed_form").fit(X, partial)
+    assert it.converged_ and cf.n_iter_ == 0
+    np.testing.assert_allclose(it.F_, cf.F_, atol=1e-10)
+    assert np.all(np.diff(it.deltas_) <= 0)
+    assert it.deltas_[-1] <= 1e-12 < it.deltas_[-2]
+
+
+def test_knn_graph_is_sparse_symmetric_and_agrees_with_its_dense_copy():
+    X, _, partial = _moons()
+    W = affinity_matrix(X, sigma=0.3, n_neighbors=5)
+    assert sp.issparse(W)
+    assert abs(W - W.T).max() == 0.0
+    assert np.all(np.diff(W.indptr) >= 5) and W.diagonal().max() == 0.0
+    sparse_fit = LabelSpreading(sigma=0.3, n_neighbors=5, method="closed_form").fit(X, partial)
+    dense_F = spread_labels(propagation_matrix(W.toarray()),
+                            np.eye(2)[np.where(partial >= 0, partial, 0)] * (partial >= 0)[:, None],
+                            0.2, method="closed_form").F
+    np.testing.assert_allclose(sparse_fit.F_, dense_F, atol=1e-10)
+    harmonic_sparse = LabelPropagation(sigma=0.3, n_neighbors=5).fit(X, partial)
+    assert np.mean(harmonic_sparse.transduction_ == make_moons(200, noise=0.1,
+                                                                random_state=0)[1]) >= 0.9
+
+
+def test_disconnected_unlabelled_component_is_refused():
+    X = np.r_[np.zeros((3, 2)), np.full((3, 2), 100.0)]
+    y = np.array([0, 1, -1, -1, -1, -1])
+    for est in (LabelPropagation(), LabelSpreading()):
+        with pytest.raises(ValueError, match="component.*without a labelled sample"):
+            est.fit(X, y)
+    X2 = np.r_[np.zeros((3, 2)), np.full((3, 2), 100.0)]
+    y2 = np.array([0, -1, -1, 1, -1, -1])           # each component labelled: fine
+    assert LabelPropagation().fit(X2, y2).transduction_.tolist() == [0, 0, 0, 1, 1, 1]
+
+
+@pytest.mark.parametrize("bad, match", [
+    ({"sigma": 0.0}, "sigma"), ({"alpha": 1.0}, "alpha"), ({"alpha": 0.0}, "alpha"),
+    ({"method": "exact"}, "method"), ({"max_iter": 0}, "max_iter"), ({"tol": -1.0}, "tol"),
+    ({"n_neighbors": 0}, "n_neighbors"), ({"n_neighbors": 200}, "n_neighbors"),
+])
+def test_bad_hyperparameters_are_named(bad, match):
+    X, _, partial = _moons()
+    with pytest.raises(ValueError, match=match):
+        LabelSpreading(**bad).fit(X, partial)
+
+
+def test_bad_labels_are_named():
+    X, _, _ = _moons()
+    with pytest.raises(ValueError, match="no labelled sample"):
+        LabelSpreading().fit(X, np.full(200, -1))
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        LabelPropagation().fit(X, np.r_[0, np.full(199, -1)])
+    with pytest.raises(ValueError, match="NaN"):
+        LabelPropagation().fit(X, np.r_[0.0, 1.0, np.nan, np.full(197, -1.0)])
+
+
+def test_string_labels_are_all_labelled():
+    X, y, _ = _moons()
+    names = np.array(["left", "right"])[y]
+    est = LabelSpreading(sigma=0.3).fit(X, names)
+    assert set(est.classes_) == {"left", "right"}
+    assert np.mean(est.predict(X) == names) > 0.9
+
+
+def test_not_converging_warns():
+    X, _, partial = _moons()
+    with pytest.warns(ConvergenceWarning, match="did not converge"):
+        est = LabelSpreading(alpha=0.99, max_iter=2).fit(X, partial)
+    assert not est.converged_ and est.n_iter_ == 2
+
+
+def test_new_points_far_from_the_data_take_their_nearest_sample():
+    X, _, partial = _moons()
+    est = LabelSpreading(sigma=0.3).fit(X, partial)
+    far = np.array([[1e6, 0.0]])
+    nearest = np.argmin(np.sum((X - far) ** 2, axis=1))
+    np.testing.assert_allclose(est.predict_proba(far)[0], est.label_distributions_[nearest])
+
+
+def test_graph_functions():
+    rng = np.random.default_rng(0)
+    A = rng.uniform(size=(5, 5))
+    W = A + A.T
+    np.fill_diagonal(W, 0.0)
+    f = rng.normal(size=5)
+    direct = 0.5 * sum(W[i, j] * (f[i] - f[j]) ** 2 for i in range(5) for j in range(5))
+    assert graph_energy(W, f) == pytest.approx(direct, rel=1e-12)
+    assert graph_energy(W, np.ones(5)) == pytest.approx(0.0, abs=1e-12)
+    lab = np.array([True, True, False, False, False])
+    h = harmonic_function(W, lab, np.array([1.0, -1.0]))
+    assert h[0] == 1.0 and h[1] == -1.0 and np.all(np.abs(h[2:]) < 1)
+    with pytest.raises(ValueError, match="degree 0"):
+        propagation_matrix(np.zeros((3, 3)))
+    with pytest.raises(ValueError, match="symmetric"):
+        graph_energy(np.triu(W), f)
+    with pytest.raises(ValueError, match="diverged|propagation matrix"):
+        spread_labels(3.0 * propagation_matrix(W), np.eye(5)[:, :2], 0.9)

@@ -1,0 +1,129 @@
+"""Every check of properties/semi_supervised refutes a deliberately broken variant (a
+constant halved, a sign or an index wrong) and holds for the unbroken code."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import algorithms.semi_supervised._graph as graph_module
+import properties.semi_supervised.graph as claims
+from algorithms.semi_supervised import LabelSpreading
+
+X3 = np.array([[0.0], [0.4], [1.0], [0.7]])
+CODES = np.array([0, 1, -1, -1])
+
+
+def _graph():
+    rng = np.random.default_rng(0)
+    A = rng.uniform(size=(5, 5))
+    W = A + A.T
+    np.fill_diagonal(W, 0.0)
+    return W, rng.normal(size=5), np.array([True, False, True, False, False])
+
+
+def test_energy_check_holds_and_refutes_a_halved_energy(monkeypatch):
+    W, f, _ = _graph()
+    claims.check_energy_identities(W, f)
+    monkeypatch.setattr(claims, "graph_energy", lambda W, f: 0.5 * graph_module.graph_energy(W, f))
+    with pytest.raises(AssertionError, match="graph_energy"):
+        claims.check_energy_identities(W, f)
+
+
+def test_block_energy_check_refutes_a_halved_reference(monkeypatch):
+    W, f, lab = _graph()
+    claims.check_block_energy(W, f, lab)
+    real = claims.energy_by_double_sum
+    monkeypatch.setattr(claims, "energy_by_double_sum", lambda W, f: 0.5 * real(W, f))
+    with pytest.raises(AssertionError):
+        claims.check_block_energy(W, f, lab)
+
+
+def test_printed_block_energy_is_refuted_whenever_the_energy_is_not_zero():
+    W, f, lab = _graph()
+    with pytest.raises(AssertionError, match="as printed"):
+        claims.check_block_energy_as_printed(W, f, lab)
+    claims.check_block_energy_as_printed(W, np.ones(5), lab)   # E = 0: nothing to see
+
+
+@pytest.mark.parametrize("factor", [0.5, -1.0])
+def test_harmonic_check_refutes_a_scaled_solution(monkeypatch, factor):
+    claims.check_harmonic(X3, CODES, 1.0)
+    real = graph_module._harmonic
+    monkeypatch.setattr(graph_module, "_harmonic",
+                        lambda W, lab, F: factor * real(W, lab, F) + (1 - factor) / 2)
+    with pytest.raises(AssertionError):
+        claims.check_harmonic(X3, CODES, 1.0)
+
+
+def test_harmonic_check_refutes_p_from_column_sums(monkeypatch):
+    """(11.11) with D^-1 applied from the wrong side, P = W D^-1, in the library."""
+    def wrong(W, lab, F):
+        d = W.sum(axis=1)
+        u, lb = np.flatnonzero(~lab), np.flatnonzero(lab)
+        P = W / d[None, :]
+        return np.linalg.solve(np.eye(u.size) - P[np.ix_(u, u)], P[np.ix_(u, lb)] @ F)
+    monkeypatch.setattr(graph_module, "_harmonic", wrong)
+    with pytest.raises(AssertionError):
+        claims.check_harmonic(np.array([[0.0], [0.3], [1.0], [1.9], [0.1]]),
+                              np.array([0, 1, -1, -1, -1]), 1.0)
+
+
+@pytest.mark.parametrize("factor", [0.5, 2.0])
+def test_spectrum_check_refutes_a_scaled_s(monkeypatch, factor):
+    claims.check_spectrum(X3, 1.0)
+    real = graph_module.propagation_matrix
+    monkeypatch.setattr(claims, "propagation_matrix", lambda W: factor * real(W))
+    with pytest.raises(AssertionError):
+        claims.check_spectrum(X3, 1.0)
+
+
+def test_spreading_check_refutes_a_halved_label_term(monkeypatch):
+    claims.check_spreading(X3, CODES, 1.0, 0.5, 0)
+    real = graph_module._spread
+
+    def broken(S, Y, alpha, F0, method, max_iter, tol):
+        return real(S, 0.5 * Y, alpha, None if F0 is None else F0, method, max_iter, tol)
+    monkeypatch.setattr(graph_module, "_spread", broken)
+    with pytest.raises(AssertionError):
+        claims.check_spreading(X3, CODES, 1.0, 0.5, 0)
+
+
+def test_spreading_check_refutes_a_slower_recorded_contraction(monkeypatch):
+    """The recorded changes shrinking by less than alpha per step are refuted."""
+    real = claims.spread_labels
+
+    def slow(*args, **kwargs):
+        out = real(*args, **kwargs)
+        out.deltas = out.deltas * 1.5 ** np.arange(out.deltas.size)
+        return out
+    monkeypatch.setattr(claims, "spread_labels", slow)
+    with pytest.raises(AssertionError, match="0.75.* <= 0.5"):
+        claims.check_spreading(X3, CODES, 1.0, 0.5, 0)
+
+
+def test_regulariser_check_refutes_a_halved_mu(monkeypatch):
+    claims.check_regulariser(X3, CODES, 1.0, 0.5, over_all=True)
+    real = claims.minimise_11_16
+    monkeypatch.setattr(claims, "minimise_11_16",
+                        lambda S, Y, mu, rows: real(S, Y, 0.5 * mu, rows))
+    with pytest.raises(AssertionError):
+        claims.check_regulariser(X3, CODES, 1.0, 0.5, over_all=True)
+
+
+def test_regulariser_as_printed_is_refuted_on_the_shrunk_example():
+    with pytest.raises(AssertionError, match="labelled"):
+        claims.check_regulariser(np.zeros((3, 1)), np.array([0, 1, -1]), 1.0, 0.2,
+                                 over_all=False)
+
+
+def test_sklearn_check_refutes_a_halved_alpha(monkeypatch):
+    claims.check_against_sklearn(X3, CODES, 1.0, 0.5)
+
+    class Halved(LabelSpreading):
+        def fit(self, X, y):
+            self.alpha = self.alpha / 2
+            return super().fit(X, y)
+    monkeypatch.setattr(claims, "LabelSpreading", Halved)
+    with pytest.raises(AssertionError, match="scikit-learn"):
+        claims.check_against_sklearn(X3, CODES, 1.0, 0.5)
