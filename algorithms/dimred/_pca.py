@@ -129,9 +129,11 @@ class PCA(TransformerMixin, BaseEstimator):
         Xc = X - self.mean_
         s = float(np.max(np.abs(Xc)))
         scale = float(2.0 ** np.floor(np.log2(s))) if s > 0 else 1.0
+        if scale != 1.0:
+            Xc /= scale  # Xc is our own copy: scaled in place
         with one_blas_thread():
-            _, sv, Vt = scipy.linalg.svd(Xc / scale, full_matrices=False, check_finite=False,
-                                         lapack_driver="gesdd")
+            _, sv, Vt = scipy.linalg.svd(Xc, full_matrices=False, check_finite=False,
+                                         overwrite_a=True, lapack_driver="gesdd")
         total = float(np.sum(sv**2))
         ratios = sv**2 / total if total > 0 else np.zeros_like(sv)
         if self.n_components is not None:
@@ -156,7 +158,10 @@ class PCA(TransformerMixin, BaseEstimator):
     def transform(self, X: ArrayLike) -> np.ndarray:
         """``z = W^T (x - mean_)`` for each row, shape (n_samples, n_components_)."""
         Q = validate_features(self, X, reset=False)
-        return (Q - self.mean_) @ self.components_.T
+        # W^T x - W^T mean: no centred copy of X (the two agree up to rounding of order
+        # eps * |mean| * ||W||; a mean far larger than the spread costs digits either way)
+        with one_blas_thread():
+            return Q @ self.components_.T - self.mean_ @ self.components_.T
 
     def inverse_transform(self, Z: ArrayLike) -> np.ndarray:
         """Reconstruction ``x_hat = mean_ + sum_j z_j w_j`` (8.8), shape (n, n_features)."""
