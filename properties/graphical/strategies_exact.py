@@ -97,6 +97,8 @@ def mrfs(draw, min_nodes: int = 2, max_nodes: int = 6, max_states: int = 2,
             continue
         table = np.exp(scale * rng.normal(size=tuple(int(cards[v]) for v in q)))
         pots.append((q, table))
+    if not pots:  # "some" on a graph without edges: keep the node potentials
+        pots = [((v,), np.exp(scale * rng.normal(size=int(cards[v])))) for v in range(n)]
     return MRFCase(adj, cards, pots)
 
 
