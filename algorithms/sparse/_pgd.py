@@ -219,8 +219,9 @@ def proximal_gradient_lasso(
     ``L >= 2 lambda_max(X^T X)`` the model lies above ``f`` and every step lowers the
     objective (or keeps it). No intercept: centre the data first (the estimator
     :class:`ProximalGradientLasso` does). Warns with a ``ConvergenceWarning`` when the gap
-    is still above the tolerance after ``max_iter`` steps (``lam = 0`` has no dual gap of
-    this form: the run then stops only at ``max_iter`` unless the gradient vanishes).
+    is still above the tolerance after ``max_iter`` steps. With ``lam = 0`` (least squares)
+    the recorded "gap" is ``||X^T (y - X w)||_inf`` and the run stops once it is at most
+    ``tol * ||X^T y||_inf``.
     """
     X_arr = check_array_argument(X, "X", ndim=2, real=True)
     y_arr = check_array_argument(y, "y", shape=(X_arr.shape[0],), real=True)
@@ -261,6 +262,7 @@ def _run(X: np.ndarray, y: np.ndarray, lam: float, L: float, max_iter: int, tol:
         G, q = X.T @ X, X.T @ y
     objectives, gaps, iterates = [], [], []
     threshold = tol * max(yy, np.finfo(float).tiny)
+    grad_threshold = tol * float(np.max(np.abs(X.T @ y), initial=0.0))
     converged, n_iter = False, 0
     if L == 0.0:  # X = 0: grad f = 0 and every w is as good for f; the prox of 0 is 0
         L = 1.0
@@ -272,11 +274,12 @@ def _run(X: np.ndarray, y: np.ndarray, lam: float, L: float, max_iter: int, tol:
             r = y - X @ w
             xtr, rr = X.T @ r, float(r @ r)
         objectives.append(rr + lam * float(np.abs(w).sum()))
+        # lam = 0 (least squares) has no gap of this form: the gradient's size stands in
         gap = _gap(xtr, rr, w, lam) if lam > 0 else float(np.max(np.abs(xtr), initial=0.0))
         gaps.append(gap)
         if keep:
             iterates.append(w.copy())
-        if (lam > 0 and gap <= threshold) or (lam == 0 and gap == 0.0):
+        if gap <= (threshold if lam > 0 else grad_threshold):
             converged = True
             break
         if n_iter == max_iter:

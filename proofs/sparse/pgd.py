@@ -53,8 +53,14 @@ def square(v: sp.Matrix) -> sp.Expr:
     tags=("sparse", "pgd"),
 )
 def quadratic_model_10_9() -> None:
-    step = XK - G / L
-    const = FK - square(G) / (2 * L)
+    check_quadratic_model()
+
+
+def check_quadratic_model(const_sign: int = -1, step_sign: int = -1) -> None:
+    """(10.9) with const = f_k + const_sign ||g||^2 / (2L) around x_k + step_sign g / L
+    (the notes: both signs -1)."""
+    step = XK + step_sign * G / L
+    const = FK + const_sign * square(G) / (2 * L)
     dv = Derivation("quadratic model (10.9)")
     dv.equal("complete the square", model(X), L / 2 * square(X - step) + const)
     dv.equal("const is free of x", sp.Matrix([sp.diff(const, xi) for xi in X]),
@@ -82,7 +88,12 @@ def quadratic_model_10_9() -> None:
     tags=("sparse", "pgd"),
 )
 def gradient_step_10_10() -> None:
-    step = XK - G / L
+    check_gradient_step()
+
+
+def check_gradient_step(step_size: sp.Expr = 1 / L) -> None:
+    """(10.10) with the step x_k - step_size g (the notes: step_size = 1/L)."""
+    step = XK - step_size * G
     dv = Derivation("gradient step (10.10)")
     gradient = sp.Matrix([sp.diff(model(X), xi) for xi in X])
     dv.equal("stationary at x_k - g/L", gradient.subs(dict(zip(X, step, strict=True))),
@@ -132,20 +143,29 @@ def phi(x, z):
     tags=("sparse", "pgd"),
 )
 def soft_threshold_piecewise_10_13() -> None:
+    check_soft_threshold_cases()
+
+
+def check_soft_threshold_cases(shift: sp.Expr = LAM / L) -> None:
+    """(10.13) with the minimiser z - shift for z > lambda/L and z + shift for
+    z < -lambda/L (the notes: shift = lambda / L); the slacks are those of the notes'
+    minimiser, so another shift fails a step."""
     dv = Derivation("soft thresholding (10.13)")
     # case z > lambda / L: z = lambda/L + e, minimiser e
     z = LAM / L + E
-    dv.geq("z > lam/L, trial x = u > 0", phi(U, z), phi(E, z), slack=L / 2 * (U - E) ** 2,
-           because="a real square times L > 0")
-    dv.geq("z > lam/L, trial x = -u < 0", phi(-U, z), phi(E, z),
+    x_star = z - shift
+    dv.geq("z > lam/L, trial x = u > 0", phi(U, z), phi(x_star, z),
+           slack=L / 2 * (U - E) ** 2, because="a real square times L > 0")
+    dv.geq("z > lam/L, trial x = -u < 0", phi(-U, z), phi(x_star, z),
            slack=L / 2 * (U + E) ** 2 + 2 * LAM * U, because="squares and lam u > 0")
-    dv.geq("z > lam/L, trial x = 0", phi(0, z), phi(E, z), slack=L / 2 * E**2,
+    dv.geq("z > lam/L, trial x = 0", phi(0, z), phi(x_star, z), slack=L / 2 * E**2,
            because="a real square times L > 0")
     # case z < -lambda / L: z = -lambda/L - e, minimiser -e
     z = -LAM / L - E
-    dv.geq("z < -lam/L, trial x = -u < 0", phi(-U, z), phi(-E, z),
+    x_star = z + shift
+    dv.geq("z < -lam/L, trial x = -u < 0", phi(-U, z), phi(x_star, z),
            slack=L / 2 * (U - E) ** 2, because="a real square times L > 0")
-    dv.geq("z < -lam/L, trial x = u > 0", phi(U, z), phi(-E, z),
+    dv.geq("z < -lam/L, trial x = u > 0", phi(U, z), phi(x_star, z),
            slack=L / 2 * (U + E) ** 2 + 2 * LAM * U, because="squares and lam u > 0")
     # case |z| <= lambda / L, minimiser 0: each side of the kink needs one of the two bounds
     dv.geq("|z| <= lam/L, trial x = u > 0 (lam - L z = p >= 0)", phi(U, (LAM - P) / L),
