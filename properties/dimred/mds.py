@@ -284,7 +284,7 @@ def check_eckart_young(D: np.ndarray, n_components: int, seed: int, mds=classica
     method=Method.PROPERTY,
     tags=("dimred", "mds"),
 )
-@given(Z=configurations(min_m=3), D_other=st.none() | metric_spaces(), dp=st.integers(1, 3),
+@given(Z=configurations(min_m=3), D_other=st.none() | metric_spaces(), dp=st.integers(1, 9),
        seed=SEEDS)
 def truncated_8_6(Z, D_other, dp, seed):
     D = distance_matrix(Z) if D_other is None else D_other

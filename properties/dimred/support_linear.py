@@ -51,10 +51,11 @@ def _controller() -> ThreadpoolController:
 
 
 def single_blas_thread() -> AbstractContextManager:
-    """BLAS on one thread: the references' factorisations (scikit-learn's and scipy's SVD
-    and eigensolvers) are milliseconds on one thread and many times slower when OpenBLAS's
-    threads compete on a loaded two-core machine."""
-    return _controller().limit(limits=1, user_api="blas")
+    """BLAS and OpenMP on one thread: the references' factorisations (scikit-learn's and
+    scipy's SVD and eigensolvers) and scikit-learn's OpenMP neighbour search are
+    milliseconds on one thread and many times slower when their threads compete on a
+    loaded two-core machine."""
+    return _controller().limit(limits=1)
 
 #: Sums over m samples of squared norms: rounding of about m * d * eps relative to the
 #: largest term; the identities are compared relative to sum_i ||x_i||^2.
@@ -231,10 +232,11 @@ def linear_pca_coordinates(Phi: np.ndarray, Phi_q: np.ndarray, d_prime: int
 
 def check_kpca_against_features(fit_kpca: Callable, X: np.ndarray, Q: np.ndarray,
                                 coef0: float, d_prime: int, *, unit_alpha: bool = False,
-                                ) -> None:
+                                ):
     """KPCA coordinates of ``Q`` (from ``fit_kpca(X, d_prime)``, with ``z = K~_q alpha``,
     or with the unit eigenvectors in place of alpha when ``unit_alpha``) equal linear PCA
-    on the explicit degree-2 feature vectors, up to the sign of each component."""
+    on the explicit degree-2 feature vectors, up to the sign of each component. Returns
+    the fitted estimator."""
     Phi, Phi_q = poly2_features(X, coef0), poly2_features(Q, coef0)
     ref, lam = linear_pca_coordinates(Phi, Phi_q, d_prime)
     if relative_eigengap(lam, d_prime) < 1e-3 or lam[d_prime - 1] <= 1e-6 * lam[0]:
@@ -250,4 +252,5 @@ def check_kpca_against_features(fit_kpca: Callable, X: np.ndarray, Q: np.ndarray
     same_up_to_column_signs(ours, ref, EIGEN_ROUNDING,
                             "KPCA vs linear PCA on phi(x) (relative to max |z|)")
     evidence.add_examples()
+    return est
 
