@@ -56,9 +56,12 @@ def crf_scores(transition_features: object, state_features: object,
     S = check_array_argument(state_features, "state_features", ndim=3, real=True)
     _, n, L = S.shape
     T = check_array_argument(transition_features, "transition_features",
-                             shape=(None, n - 1, L, L), real=True, allow_empty=n == 1)
-    lam = check_array_argument(transition_weights, "transition_weights", shape=(T.shape[0],),
-                               real=True, allow_empty=T.shape[0] == 0)
+                             shape=(None, n - 1, L, L), real=True, allow_empty=True)
+    lam = check_array_argument(transition_weights, "transition_weights", ndim=1, real=True,
+                               allow_empty=True)
+    if lam.shape[0] != T.shape[0]:
+        raise ValueError(f"transition_weights must hold one weight per transition feature: "
+                         f"transition_features has {T.shape[0]}, got {lam.shape[0]} weights.")
     mu = check_array_argument(state_weights, "state_weights", shape=(S.shape[0],), real=True)
     with np.errstate(over="ignore", invalid="ignore"):
         edge = np.tensordot(lam, T, axes=1) if T.shape[0] else np.zeros((n - 1, L, L))
@@ -82,8 +85,10 @@ def crf_log_partition(transition_features: object, state_features: object,
     edge, node = crf_scores(transition_features, state_features, transition_weights,
                             state_weights)
     log_alpha = node[0]
-    for i in range(edge.shape[0]):
-        log_alpha = node[i + 1] + logsumexp(log_alpha[:, None] + edge[i], axis=0)
+    for i in range(edge.shape[0]):  # a log-sum-exp over the previous label, inlined
+        s = log_alpha[:, None] + edge[i]
+        top = s.max(axis=0)
+        log_alpha = node[i + 1] + top + np.log(np.exp(s - top).sum(axis=0))
     return float(logsumexp(log_alpha))
 
 
