@@ -63,6 +63,9 @@ def _graph(X: np.ndarray, k: int | None, eps: float | None) -> sparse.csr_matrix
         pairs = tree.query_pairs(eps, output_type="ndarray")
         w = np.linalg.norm(X[pairs[:, 0]] - X[pairs[:, 1]], axis=1)
         G = sparse.csr_matrix((w, (pairs[:, 0], pairs[:, 1])), shape=(m, m))
+    # sparse arithmetic drops stored zeros, which would delete the edges between duplicates:
+    # they get the smallest positive float instead (it vanishes in any sum with a distance)
+    G.data[G.data == 0.0] = np.finfo(np.float64).tiny
     return G.maximum(G.T).tocsr()  # undirected: i ~ j if either is a neighbour of the other
 
 

@@ -49,6 +49,11 @@ _DENSE_EIGEN_MAX = 500
 _ARPACK_TOL = 1e-12
 
 
+#: A kept eigenvalue counts as negative (non-Euclidean D, warned about) when it is below
+#: -1e-10 times the largest one; smaller negatives are rounding of a zero eigenvalue.
+_NEGATIVE_RTOL = 1e-10
+
+
 class NonEuclideanWarning(UserWarning):
     """A kept eigenvalue of B was negative: D is not a Euclidean distance matrix and the
     corresponding coordinate was clipped to zero."""
@@ -67,7 +72,8 @@ class MDSResult:
     eigenvectors : ndarray (m, d')
         The matching unit eigenvectors (sign: largest-magnitude entry positive).
     n_clipped : int
-        How many kept eigenvalues were negative and clipped.
+        How many kept eigenvalues were negative beyond rounding (below -1e-10 times the
+        largest); every negative kept eigenvalue is clipped to 0.
     """
 
     embedding: np.ndarray
@@ -150,7 +156,9 @@ def _mds_from_squared(D2: np.ndarray, n_components: int, *, warn: bool = True) -
     """Classical MDS of squared distances (no validation; D2 scaled to max 1 by callers)."""
     B = _double_centre(D2)
     lam, V = _top_eigen(B, n_components)
-    negative = lam < 0
+    # below zero by more than rounding (eigenvalue 0 of the constant vector comes out as
+    # +-1e-16 ||B||): a non-Euclidean D. Every negative kept eigenvalue is clipped.
+    negative = lam < -_NEGATIVE_RTOL * max(abs(float(lam[0])), np.finfo(np.float64).tiny)
     if warn and np.any(negative):
         warnings.warn(
             f"{int(negative.sum())} of the {n_components} largest eigenvalues of B are "
