@@ -31,7 +31,9 @@ from properties.sparse.support_dictionary import (
     check_ksvd_step_monotone,
     check_ksvd_update,
     check_rank_one,
+    check_rescaling,
     check_separable_coding,
+    lasso_coder,
 )
 
 
@@ -203,3 +205,48 @@ def alternating_monotone(data):
 @example(problem=(np.array([[1.0, 1.0]]), np.array([[1.0]]), 1.0))
 def ksvd_step_monotone_as_written(problem):
     check_ksvd_step_monotone(*problem)
+
+
+@claim(
+    id="dict.well_posed_as_written",
+    source="003 §10.5 (10.14)",
+    statement="(As printed) (10.14) with B ranging over all of R^{d x k} is a well-posed "
+    "problem whose L1 term controls the codes: at a solution of the alternation (LASSO codes "
+    "of a unit-atom dictionary) no change of the atoms' lengths that keeps BA and the "
+    "sparsity pattern lowers (10.14).",
+    method=Method.PROPERTY,
+    tags=("sparse", "dictionary", "erratum"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.MISSING_CONDITION,
+    corrected_by="dict.unit_atoms",
+    explanation="(10.14) puts no bound on the atoms: (cB, A/c) reconstructs exactly as (B, A) "
+    "with the same zeros but penalty lambda ||A||_1 / c, so for c > 1 the objective falls and "
+    "its infimum is approached only as B grows without bound and A shrinks to 0; the L1 term "
+    "then says nothing about sparsity. K-SVD's unit atoms and scikit-learn's ||b_j|| <= 1 "
+    "supply the missing constraint (exact least-squares dictionary steps, unconstrained, "
+    "were measured letting an atom grow to norm 7.7 while (10.14) kept falling).",
+)
+@given(problem=coding_problems())
+def well_posed_as_written(problem):
+    X, B, lam = problem
+    A = lasso_coder(X, B, lam)
+    check_rescaling(X, B, A, lam, factors=[np.full(B.shape[1], 2.0)])
+
+
+@claim(
+    id="dict.unit_atoms",
+    source="003 §10.5 (10.14)",
+    statement="With the missing constraint ||b_j||_2 <= 1 (K-SVD keeps ||b_j|| = 1), the "
+    "rescaling degeneracy is gone: at LASSO codes of a unit-atom dictionary, no feasible "
+    "rescaling b_j -> c_j b_j (0 < c_j <= 1), alpha^j -> alpha^j / c_j lowers (10.14).",
+    method=Method.PROPERTY,
+    tags=("sparse", "dictionary"),
+)
+@given(problem=coding_problems(), seed=SEEDS)
+def unit_atoms(problem, seed):
+    X, B, lam = problem
+    A = lasso_coder(X, B, lam)
+    rng = np.random.default_rng(seed)
+    factors = [np.ones(B.shape[1]), rng.uniform(0.5, 1.0, size=B.shape[1]),
+               np.full(B.shape[1], 1.0 - 1e-9)]
+    check_rescaling(X, B, A, lam, factors=factors)

@@ -264,6 +264,21 @@ def check_ksvd_step_monotone(X: np.ndarray, B: np.ndarray, lam: float) -> None:
         f" lam ||A||_1 {lam * np.abs(A).sum():.6g} -> {lam * np.abs(A_new).sum():.6g}")
 
 
+def check_rescaling(X: np.ndarray, B: np.ndarray, A: np.ndarray, lam: float,
+                    factors: np.ndarray) -> None:
+    """No rescaling ``b_j -> c_j b_j``, ``alpha^j -> alpha^j / c_j`` (which leaves BA and the
+    sparsity pattern unchanged) with the given factors lowers (10.14) at (B, A)."""
+    base = objective(X, B, A, lam)
+    scale = max(float(np.sum(X**2)), np.finfo(float).tiny)
+    for c in factors:
+        moved = objective(X, B * c, A / c[:, None], lam)
+        evidence.worst("(10.14) decrease by rescaling / ||X||_F^2", (base - moved) / scale)
+        assert moved >= base - SQUARE_SUMS.rtol * scale, (
+            f"rescaling the atoms by {np.round(c, 4).tolist()} keeps BA and the supports but "
+            f"lowers (10.14) from {base:.6g} to {moved:.6g} (lam ||A||_1 "
+            f"{lam * np.abs(A).sum():.6g} -> {lam * np.abs(A / c[:, None]).sum():.6g})")
+
+
 # ---------------------------------------------------------------------------
 # Matrix completion, 003 §10.6
 # ---------------------------------------------------------------------------

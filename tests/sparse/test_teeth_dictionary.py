@@ -9,7 +9,7 @@ import types
 import numpy as np
 import pytest
 import scipy.linalg
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import algorithms.sparse._dictionary as dictionary_module
@@ -18,6 +18,7 @@ from mltheory.testing import assert_holds, assert_refutes
 from properties.sparse.completion import check_recovery
 from properties.sparse.strategies_dictionary import (
     SEEDS,
+    Factorisation,
     coding_problems,
     factorisations,
     frobenius_ball_matrices,
@@ -32,6 +33,7 @@ from properties.sparse.support_dictionary import (
     check_nuclear_norm,
     check_rank_bound,
     check_rank_one,
+    check_rescaling,
     check_separable_coding,
     lasso_coder,
     residual_without,
@@ -156,8 +158,16 @@ def _ksvd_unrestricted(X, B, A):
     return B, A, np.flatnonzero(~A.any(axis=1))
 
 
+#: A dense 3 x 4 problem on two atoms: every atom used, E_i with three rows.
+_DENSE = Factorisation(
+    X=np.array([[1.0, 2.0, 0.0, -1.0], [0.5, -1.0, 1.0, 2.0], [0.0, 1.0, 3.0, 1.0]]),
+    B=np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]]),
+    A=np.array([[1.0, 0.5, -1.0, 2.0], [0.3, 1.0, 1.0, -0.5]]))
+
+
 def _ksvd_check(update=ksvd_update):
     @given(f=factorisations())
+    @example(f=_DENSE)
     def check(f):
         check_ksvd_update(f.X, f.B, f.A, update=update)
     return check
@@ -221,6 +231,17 @@ def test_alternation_check_refutes_the_ksvd_step():
     assert_refutes(check, slow=True)
 
 
+def test_rescaling_check_refutes_atoms_allowed_to_grow_by_1_1():
+    """The corrected twin's check at its edge: rescalings up to c = 1.1 (atoms of norm 1.1,
+    just outside the constraint) already lower (10.14)."""
+    @given(problem=coding_problems())
+    def check(problem):
+        X, B, lam = problem
+        check_rescaling(X, B, lasso_coder(X, B, lam), lam, factors=[np.full(B.shape[1], 1.1)])
+
+    assert_refutes(check)
+
+
 # ---------------------------------------------------------------------------
 # Matrix completion
 # ---------------------------------------------------------------------------
@@ -270,13 +291,13 @@ def test_recovery_check_refutes_too_few_entries():
     """19 = r (2m - r) degrees of freedom of a 10 x 10 rank-1 matrix; 18 entries cannot
     determine it."""
     def check(rng):
-        check_recovery(rng, 12, 10, 1, 18)
+        check_recovery(rng, 8, 10, 1, 18)  # 0/8: upper bound 1 - 1e-6^(1/8) = 0.82 < 0.9
 
     assert_refutes(check)
 
 
 def test_recovery_check_refutes_a_solver_that_does_not_complete():
     def check(rng):
-        check_recovery(rng, 12, 10, 1, 54, solve=lambda A, mask: np.where(mask, A, 0.0))
+        check_recovery(rng, 8, 10, 1, 54, solve=lambda A, mask: np.where(mask, A, 0.0))
 
     assert_refutes(check)
