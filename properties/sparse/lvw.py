@@ -74,18 +74,18 @@ TRAINING_RATIO = 10
 
 
 def check_wrapper_vs_filter(rng, scale, wrapper=None, filter_=None):
-    """R runs of the scenario (100 training, 4000 test samples): LVW with naive Bayes
+    """R runs of the scenario (100 training, 2000 test samples): LVW with naive Bayes
     (T = 8, 3 folds) against Relief's top 2; wins decided by Clopper-Pearson at 1 - 1e-6;
     trainings counted (the filter trains the learner once, on its subset)."""
     wrapper = wrapper or (lambda X, y, seed: LVW(
         estimator=FastGaussianNB(), patience=8, cv=3, random_state=seed).fit(X, y))
     filter_ = filter_ or (lambda X, y: Relief(n_features_to_select=2).fit(X, y))
-    reps = 40 * scale
+    reps = 30 * scale
     wins, trainings, seconds = 0, [], [0.0, 0.0]
     errors = np.zeros((reps, 2))
     for r in range(reps):
         X, y = interaction_scenario(rng, 100)
-        X_test, y_test = interaction_scenario(rng, 4000)
+        X_test, y_test = interaction_scenario(rng, 2000)
         start = time.perf_counter()
         lvw = wrapper(X, y, r)
         seconds[0] += time.perf_counter() - start
@@ -117,7 +117,7 @@ def check_wrapper_vs_filter(rng, scale, wrapper=None, filter_=None):
     "scenario where the filter's notion of relevance differs from what the learner can "
     "use: y = 1[a_0 a_1 + 0.2 a_2 > 0] with 3 noise attributes, m = 100; LVW with naive "
     "Bayes (T = 8, 3 fixed folds) against Relief's top 2: the wrapper's subset has the "
-    "lower held-out error (4000 test samples) with probability >= 3/4 (refuted only if a "
+    "lower held-out error (2000 test samples) with probability >= 3/4 (refuted only if a "
     "Clopper-Pearson upper bound at 1 - 1e-6 is below), and it trains the learner at "
     "least 10 times as often as the filter (once). A tendency, not a theorem: where the "
     "filter already finds what the learner needs (e.g. redundant noisy copies of a strong "
