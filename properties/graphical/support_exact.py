@@ -10,7 +10,6 @@ variants.
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -132,14 +131,17 @@ def check_generation(sampler: Callable, A, B, pi, n: int, n_samples: int, seed: 
 
 
 def brute_joint(potentials, cards: Sequence[int]) -> np.ndarray:
-    """prod_Q psi_Q(x_Q) / Z for every joint state, by looping over all of them (log
-    potentials summed per state, normalised by the largest)."""
-    n = len(cards)
-    states = list(itertools.product(*[range(int(k)) for k in cards]))
-    logs = np.array([sum(math.log(t[tuple(s[v] for v in q)]) for q, t in potentials)
-                     for s in states])
+    """prod_Q psi_Q(x_Q) / Z for every joint state: each log table is laid out on the
+    full state grid (its axes sorted into variable order, length-1 axes elsewhere) and
+    the logs are summed, then normalised by the largest."""
+    shape = tuple(int(k) for k in cards)
+    logs = np.zeros(shape)
+    for q, t in potentials:
+        order = np.argsort(q)
+        lt = np.transpose(np.log(np.asarray(t, dtype=float)), order)
+        logs = logs + lt.reshape([shape[v] if v in q else 1 for v in range(len(shape))])
     w = np.exp(logs - logs.max())
-    return (w / w.sum()).reshape(tuple(int(k) for k in cards)) if n else w / w.sum()
+    return w / w.sum()
 
 
 def marginal(P: np.ndarray, keep: Sequence[int]) -> np.ndarray:
