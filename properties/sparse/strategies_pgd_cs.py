@@ -72,15 +72,19 @@ Z_VALUES = st.floats(-5.0, 5.0, allow_nan=False, allow_infinity=False)
 
 @st.composite
 def tiny_sensing(draw) -> tuple[np.ndarray, int, np.ndarray]:
-    """``(A, k, s)``: a small ``n x m`` matrix with entries on a coarse grid (so Hypothesis
-    shrinks to readable matrices), a sparsity ``k`` and a k-sparse ``s``."""
+    """``(A, k, s)``: a small ``n x m`` matrix whose columns are directions from a coarse
+    grid normalised to unit length (so delta_1 = 0 and, for k >= 2, delta_k < 1 unless k
+    columns are dependent; Hypothesis shrinks to readable matrices), a sparsity ``k`` and a
+    k-sparse ``s`` with entries in {-2, -1, 1, 2}."""
     n = draw(st.integers(1, 3))
     m = draw(st.integers(n + 1, n + 3))
-    entries = st.sampled_from([-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0])
+    entries = st.sampled_from([1.0, 0.0, -1.0, 0.5, 2.0])
     A = np.array(draw(st.lists(entries, min_size=n * m, max_size=n * m))).reshape(n, m)
+    A[0, np.all(A == 0.0, axis=0)] = 1.0  # no zero column
+    A = A / np.linalg.norm(A, axis=0)
     k = draw(st.integers(1, min(n, m - 1)))
     support = draw(st.lists(st.integers(0, m - 1), min_size=k, max_size=k, unique=True))
-    values = draw(st.lists(st.sampled_from([-2.0, -1.0, 1.0, 2.0]), min_size=k, max_size=k))
+    values = draw(st.lists(st.sampled_from([1.0, -1.0, 2.0, -2.0]), min_size=k, max_size=k))
     s = np.zeros(m)
     s[support] = values
     return A, k, s
