@@ -126,6 +126,30 @@ def detailed_balance(seed, n):
 
 
 @claim(
+    id="mcmc.detailed_balance_12_19_as_written",
+    source="003 §12.5.1 (12.19)",
+    statement="(As printed) p(x^t) T(x^{t-1} | x^t) = p(x^{t-1}) T(x^T | x^{t-1}), with x^T "
+    "the state at the final time T, holds for a chain whose stationary distribution is p.",
+    method=Method.ENUMERATION,
+    tags=("graphical", "sampling", "mcmc", "erratum"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
+    corrected_by="mcmc.detailed_balance_12_19",
+    explanation="The right-hand side must be the reverse move T(x^t | x^{t-1}) (lower-case "
+    "t): read literally with a third state x^T the equation fails even for reversible "
+    "chains, since T(x^T | x^{t-1}) varies with x^T while the left side does not.",
+)
+@given(seed=SEEDS, n=st.integers(3, 6))
+def detailed_balance_as_written(seed, n):
+    pi, T = reversible_chain(np.random.default_rng(seed), n)
+    worst = 0.0
+    for a, b, c in itertools.product(range(n), repeat=3):  # x^{t-1}=a, x^t=b, x^T=c
+        worst = max(worst, abs(pi[b] * T[b, a] - pi[a] * T[a, c]))
+    evidence.worst("max |p(x^t)T(x^{t-1}|x^t) - p(x^{t-1})T(x^T|x^{t-1})|", worst)
+    assert worst <= EXACT, f"the printed (12.19) fails by {worst:.3g} on a reversible chain"
+
+
+@claim(
     id="mcmc.unbiased_12_18_as_written",
     source="003 §12.5.1 (12.18)",
     statement="(As printed) MCMC constructs i.i.d. samples from p, so the average (12.18) "
@@ -165,14 +189,19 @@ def mcmc_unbiased_as_written(target, start, N):
 @given(target=finite_targets(max_states=5), start=st.integers(0, 4), N=st.integers(1, 60))
 def mcmc_ergodic_average(target, start, N):
     p, Q = target
-    pi = p / p.sum()
-    T = metropolis_hastings_kernel(p, Q)
     f = np.random.default_rng(N).normal(size=len(p))
+    check_ergodic_average(p, metropolis_hastings_kernel(p, Q), f, start % len(p), N)
+
+
+def check_ergodic_average(p, T, f, start, N):
+    """Unbiased from x^0 ~ p; bias from x^0 = start at most range(f) * mean TV."""
+    pi = p / p.sum()
     truth = float(pi @ f)
     stationary = mcmc_average_mean(pi, T, f, N)
     evidence.worst("|E[average | x^0 ~ p] - E_p f|", abs(stationary - truth))
-    assert abs(stationary - truth) <= 1e-12 * (1 + np.abs(f).max()) * N
-    x0 = np.eye(len(p))[start % len(p)]
+    assert abs(stationary - truth) <= 1e-12 * (1 + np.abs(f).max()) * N, (
+        f"from a stationary start the average's mean is {stationary}, not {truth}")
+    x0 = np.eye(len(p))[start]
     dist, tv_sum = x0.copy(), 0.0
     for _ in range(N):
         dist = dist @ T
@@ -320,8 +349,11 @@ def gibbs_simulation(rng, scale):
     for scan in ("systematic", "random"):
         counts = gibbs_endpoint_counts(factors, cards, 4000 * scale, sweeps,
                                        int(rng.integers(2**32)), scan)
-        K = gibbs_kernel(factors, scan=scan)
-        # a random-scan sweep is len(cards) single-site steps of K = (1/M) sum_i K_i
-        steps = sweeps if scan == "systematic" else sweeps * len(cards)
+        # the exact law of the endpoints, from kernels built on the enumerated joint
+        sites = [reference_gibbs_site_kernel(pvec, cards, i) for i in range(len(cards))]
+        if scan == "systematic":
+            K, steps = sites[0] @ sites[1] @ sites[2], sweeps
+        else:  # a random-scan sweep is len(cards) steps of (1/M) sum_i K_i
+            K, steps = sum(sites) / len(cards), sweeps * len(cards)
         check_endpoint_frequencies(counts, np.eye(len(pvec))[0], K, steps, pvec,
                                    confidence=CONFIDENCE, label=f"Gibbs, {scan} scan")
