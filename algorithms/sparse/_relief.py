@@ -127,11 +127,31 @@ def _neighbours(Z, codes, idx, discrete, n_classes):
     return hits, misses
 
 
+def _k_neighbours(Z, codes, idx, discrete, n_classes, k):
+    """The k nearest hits (m_s, k) and k nearest misses per class (m_s, K, k), nearest
+    first, exact ties to the lower index (stable sort); own-class misses -1."""
+    dist = _squared_distances(Z, idx, discrete)
+    dist[np.arange(idx.shape[0]), idx] = np.inf  # never the sample itself
+    own = codes[idx]
+    hits = np.empty((idx.shape[0], k), dtype=np.intp)
+    misses = np.full((idx.shape[0], n_classes, k), -1, dtype=np.intp)
+    for c in range(n_classes):  # a loop over classes
+        members = np.flatnonzero(codes == c)
+        order = np.argsort(dist[:, members], axis=1, kind="stable")[:, :k]
+        nearest = members[order]
+        hits[own == c] = nearest[own == c]
+        misses[own != c, c] = nearest[own != c]
+    return hits, misses
+
+
 def _statistic(Z, codes, idx, discrete, counts, hits, misses, weighting):
+    """sigma from the neighbours; with k neighbours each diff^2 term is their mean."""
     m = Z.shape[0]
     p = counts / m
-    hit_term = _diffs(Z, idx, hits, discrete) ** 2
-    sigma = -hit_term.sum(axis=0)
+    if hits.ndim == 1:
+        hits, misses = hits[:, None], misses[:, :, None]
+    hit_term = _diffs(Z, idx[:, None], hits, discrete) ** 2
+    sigma = -hit_term.mean(axis=1).sum(axis=0)
     own = codes[idx]
     for c in range(counts.shape[0]):  # a loop over classes
         rows = own != c
@@ -143,7 +163,7 @@ def _statistic(Z, codes, idx, discrete, counts, hits, misses, weighting):
             weight = p[c]
         else:
             weight = p[c] / (1.0 - p[own[rows]])
-        miss_term = _diffs(Z, idx[rows], misses[rows, c], discrete) ** 2
+        miss_term = (_diffs(Z, idx[rows][:, None], misses[rows, c], discrete) ** 2).mean(axis=1)
         sigma += np.sum(np.reshape(weight, (-1, 1)) * miss_term, axis=0)
     return sigma
 
@@ -185,9 +205,19 @@ def relief_scores(X: object, y: object, *, discrete_features: object = None,
     return _statistic(Z, codes, idx, discrete, counts, hits, misses, "unweighted")
 
 
+def _relieff_neighbours(Z, codes, idx, discrete, counts, n_neighbors):
+    k = check_int(n_neighbors, "n_neighbors", low=1)
+    if k == 1:
+        return _neighbours(Z, codes, idx, discrete, counts.shape[0])
+    if counts.min() < k + 1:
+        raise ValueError(f"n_neighbors = {k} needs at least {k + 1} samples of every class "
+                         f"of y; class counts {counts.tolist()}.")
+    return _k_neighbours(Z, codes, idx, discrete, counts.shape[0], k)
+
+
 def relieff_scores(X: object, y: object, *, discrete_features: object = None,
-                   sample_indices: object = None, miss_weighting: str = "proportion"
-                   ) -> np.ndarray:
+                   sample_indices: object = None, miss_weighting: str = "proportion",
+                   n_neighbors: int = 1) -> np.ndarray:
     """Relief-F's relevance statistic (10.4) for any number of classes.
 
     ``sigma^j = sum_i [ -diff(x_i^j, x_{i,nh}^j)^2 + sum_{l != k} w_{kl}
@@ -202,6 +232,11 @@ def relieff_scores(X: object, y: object, *, discrete_features: object = None,
         as (10.4) prints it (the weights over ``l != k`` sum to ``1 - p_k``).
         ``"normalized"``: ``w_{kl} = p_l / (1 - p_k)`` (Kononenko 1994), weights summing
         to 1; with two classes this is exactly Relief (10.3).
+    n_neighbors : int >= 1, default=1
+        The notes use the single nearest hit and miss (1). With k > 1 each diff^2 term is
+        the mean over the k nearest hits / the k nearest misses of the class (Kononenko's
+        k-nearest variant; exact distance ties to the lower index). Every class needs
+        k + 1 samples.
 
     References
     ----------
@@ -211,7 +246,7 @@ def relieff_scores(X: object, y: object, *, discrete_features: object = None,
     X_arr, _, classes, codes = validate_labelled_sample(X, y, min_classes=2)
     weighting = check_choice(miss_weighting, "miss_weighting", MISS_WEIGHTINGS)
     Z, discrete, idx, counts = _prepare(X_arr, codes, discrete_features, sample_indices)
-    hits, misses = _neighbours(Z, codes, idx, discrete, classes.shape[0])
+    hits, misses = _relieff_neighbours(Z, codes, idx, discrete, counts, n_neighbors)
     return _statistic(Z, codes, idx, discrete, counts, hits, misses, weighting)
 
 
@@ -231,7 +266,7 @@ class _ReliefBase(SelectorMixin, BaseEstimator):
                                     low=1, high=d)
         return "top", (d + 1) // 2
 
-    def _fit(self, X, y, weighting):
+    def _fit(self, X, y, weighting, n_neighbors=1):
         X_arr, codes = validate_classification(
             self, X, y, max_classes=self._max_classes,
             what="Relief (10.3) is binary; use ReliefF" if self._max_classes else "")
@@ -244,7 +279,7 @@ class _ReliefBase(SelectorMixin, BaseEstimator):
             size = check_int(self.n_samples, "n_samples", low=1)
             idx = np.sort(rng.choice(m, size=min(size, m), replace=False))
         Z, discrete, idx, counts = _prepare(X_arr, codes, self.discrete_features, idx)
-        hits, misses = _neighbours(Z, codes, idx, discrete, self.classes_.shape[0])
+        hits, misses = _relieff_neighbours(Z, codes, idx, discrete, counts, n_neighbors)
         self.scores_ = _statistic(Z, codes, idx, discrete, counts, hits, misses, weighting)
         self.sample_indices_ = idx
         self.near_hits_ = hits
@@ -319,17 +354,24 @@ class ReliefF(_ReliefBase):
         ``p_l / (1 - p_k)`` (Kononenko's normalisation; the default, so that the
         weights sum to 1 and two-class Relief-F is Relief) or ``p_l`` as (10.4) prints
         it. See :func:`relieff_scores`.
+    n_neighbors : int >= 1, default=1
+        Nearest hits / misses per class averaged in each term (1: the notes' (10.4)).
+
+    ``near_hits_`` has shape (m_s,) and ``near_misses_`` (m_s, K) for one neighbour;
+    (m_s, k) and (m_s, K, k) for k > 1.
     """
 
     def __init__(self, *, threshold=None, n_features_to_select=None, discrete_features=None,
-                 n_samples=None, miss_weighting="normalized", random_state=None):
+                 n_samples=None, miss_weighting="normalized", n_neighbors=1,
+                 random_state=None):
         self.threshold = threshold
         self.n_features_to_select = n_features_to_select
         self.discrete_features = discrete_features
         self.n_samples = n_samples
         self.miss_weighting = miss_weighting
+        self.n_neighbors = n_neighbors
         self.random_state = random_state
 
     def fit(self, X, y):
         weighting = check_choice(self.miss_weighting, "miss_weighting", MISS_WEIGHTINGS)
-        return self._fit(X, y, weighting)
+        return self._fit(X, y, weighting, self.n_neighbors)

@@ -63,7 +63,7 @@ CASES: dict[str, Case] = {
     "relieff_scores": Case(
         call=_three_classes,
         invalid={"miss_weighting": ["none"], "discrete_features": [[-1]],
-                 "sample_indices": [[N_SAMPLES]]}),
+                 "sample_indices": [[N_SAMPLES]], "n_neighbors": [0, N_SAMPLES]}),
     "Relief": Case(
         call=_binary,
         invalid={"threshold": [np.nan], "n_features_to_select": [0, N_FEATURES + 1],
@@ -72,7 +72,7 @@ CASES: dict[str, Case] = {
     "ReliefF": Case(
         call=_three_classes,
         invalid={"miss_weighting": ["none"], "n_features_to_select": [0],
-                 "n_samples": [0]}),
+                 "n_samples": [0], "n_neighbors": [0, N_SAMPLES]}),
     "LVW": Case(
         call=_binary, init=lambda: {"patience": 3, "cv": 2, "random_state": 0},
         invalid={"patience": [0], "cv": [1, N_SAMPLES], "max_iter": [0],

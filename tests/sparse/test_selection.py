@@ -248,3 +248,39 @@ def test_fast_naive_bayes_predicts_like_scikit_learn():
     ours = FastGaussianNB().fit(X, y).predict(X_test)
     theirs = GaussianNB().fit(X, y).predict(X_test)
     assert np.array_equal(ours, theirs)
+
+
+def _naive_k_relieff(X, y, k):
+    """Kononenko's k-nearest Relief-F (weights p_l / (1 - p_k)) by plain loops, on
+    continuous attributes."""
+    m, d = X.shape
+    Z = (X - X.min(axis=0)) / (X.max(axis=0) - X.min(axis=0))
+    labels = sorted(set(y.tolist()))
+    prop = {c: float(np.mean(y == c)) for c in labels}
+    sigma = np.zeros(d)
+    for i in range(m):
+        def nearest(c, i=i):
+            others = [q for q in range(m) if q != i and y[q] == c]
+            return sorted(others, key=lambda q: (float(np.sum((Z[i] - Z[q]) ** 2)), q))[:k]
+        sigma -= np.mean([np.abs(Z[i] - Z[q]) ** 2 for q in nearest(y[i])], axis=0)
+        for c in labels:
+            if c != y[i]:
+                w = prop[c] / (1 - prop[y[i]])
+                sigma += w * np.mean([np.abs(Z[i] - Z[q]) ** 2 for q in nearest(c)], axis=0)
+    return sigma
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_relieff_k_nearest_variant_matches_a_loop(k):
+    rng = np.random.default_rng(k)
+    y = np.arange(24) % 3
+    X = np.column_stack([y + rng.normal(size=24), rng.normal(size=(24, 2))])
+    ours = relieff_scores(X, y, miss_weighting="normalized", n_neighbors=k)
+    assert np.allclose(ours, _naive_k_relieff(X, y, k), atol=1e-9)
+    fitted = ReliefF(n_neighbors=k).fit(X, y)
+    assert fitted.near_hits_.shape == (24, k) and fitted.near_misses_.shape == (24, 3, k)
+    assert np.allclose(fitted.scores_, ours)
+    one = relieff_scores(X, y, miss_weighting="normalized", n_neighbors=1)
+    assert np.allclose(one, _naive_k_relieff(X, y, 1), atol=1e-9)
+    with pytest.raises(ValueError, match="n_neighbors"):
+        relieff_scores(X, y, n_neighbors=8)
