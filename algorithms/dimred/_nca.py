@@ -24,7 +24,6 @@ import warnings
 
 import numpy as np
 from scipy import optimize
-from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning
 
@@ -50,8 +49,9 @@ def _log_probabilities(Z: np.ndarray) -> np.ndarray:
     sq = np.sum(Z * Z, axis=1)
     D2 = np.maximum(sq[:, None] + sq[None, :] - 2.0 * Z @ Z.T, 0.0)
     np.fill_diagonal(D2, np.inf)
-    logits = -D2
-    return logits - logsumexp(logits, axis=1, keepdims=True)
+    # log-sum-exp by hand (every row has a finite entry: m >= 2): shift by the row maximum
+    shifted = np.min(D2, axis=1, keepdims=True) - D2  # logits minus their maximum, <= 0
+    return shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
 
 
 def _check_projection(P: object, d: int) -> np.ndarray:
@@ -107,8 +107,9 @@ def _objective_and_gradient(P: np.ndarray, X: np.ndarray, same: np.ndarray
     p_i = p_same.sum(axis=1)
     W = p * p_i[:, None] - p_same
     S = W + W.T
-    L = np.diag(S.sum(axis=1)) - S  # sum_ij W_ij (x_i - x_j)(x_i - x_j)^T = X^T L X
-    grad = 2.0 * X.T @ (L @ (X @ P))
+    # sum_ij W_ij (x_i - x_j)(x_i - x_j)^T = X^T L X with L = diag(S 1) - S (a Laplacian)
+    Z = X @ P
+    grad = 2.0 * X.T @ (S.sum(axis=1)[:, None] * Z - S @ Z)
     return float(p_i.sum()), grad
 
 
