@@ -324,7 +324,12 @@ class DictionaryLearning(TransformerMixin, BaseEstimator):
     re-initialised (their ``alpha^i = 0``, so (10.14) is unchanged). With exact
     sub-solvers (``coding="lasso"``, ``dictionary_update="mod"``) every step is an exact
     block minimisation and (10.14) never increases. K-SVD lowers ``||X - BA||_F^2`` but
-    its ``alpha^i <- sigma_1 v_1`` can raise ``lambda ||A||_1``.
+    its ``alpha^i <- sigma_1 v_1`` can raise ``lambda ||A||_1`` (claim
+    ``dict.ksvd_step_monotone_as_written``), so with the LASSO coder the rounds can cycle
+    at a small amplitude and never meet ``tol`` (a ``ConvergenceWarning`` says so); K-SVD
+    with OMP coding, its original l0 setting, settles in a few rounds. Without a bound on
+    the atoms (``"mod"``) (10.14) is degenerate: ``(cB, A/c)`` lowers it for ``c > 1``, so
+    the atoms can grow slowly while the objective keeps falling.
 
     References
     ----------
