@@ -252,26 +252,23 @@ def _extend(kb: KnowledgeBase, rows: list[tuple], order: list[Var], lit: Literal
             new_vars.append(a)
     out_order = order + new_vars
     bound_idx = tuple(i for i, a in enumerate(lit.args) if not isinstance(a, Var) or a in pos)
+    # per bound argument: the row column holding its value, or the constant itself
+    getters = [(pos[a], None) if isinstance(a, Var) else (None, a)
+               for a in (lit.args[i] for i in bound_idx)]
+    # per new variable: the fact positions it occupies (equal values required)
+    slots = [[i for i, a in enumerate(lit.args) if a == v] for v in new_vars]
     out, parent = [], []
     for r, row in enumerate(rows):
-        def val(a, row=row):
-            return row[pos[a]] if isinstance(a, Var) else a
-        values = tuple(val(lit.args[i]) for i in bound_idx)
+        values = tuple(row[j] if j is not None else c for j, c in getters)
+        facts = kb.lookup(lit.predicate, bound_idx, values)
         if lit.negated:
-            if not kb.lookup(lit.predicate, bound_idx, values):
+            if not facts:
                 out.append(row)
                 parent.append(r)
             continue
-        for f in kb.lookup(lit.predicate, bound_idx, values):
-            b: dict = {}
-            ok = True
-            for a, v in zip(lit.args, f, strict=True):
-                if isinstance(a, Var) and a not in pos:
-                    if b.setdefault(a, v) != v:
-                        ok = False
-                        break
-            if ok:
-                out.append(row + tuple(b[v] for v in new_vars))
+        for f in facts:
+            if all(f[s[0]] == f[i] for s in slots for i in s[1:]):
+                out.append(row + tuple(f[s[0]] for s in slots))
                 parent.append(r)
     return out, out_order, parent
 
@@ -327,8 +324,15 @@ def _gain_of(kb: KnowledgeBase, clause: HornClause, lit: Literal,
     n_rows, _, _ = _extend(kb, neg_rows, order, lit)
     p0, n0, p1, n1 = len(pos_rows), len(neg_rows), len(p_rows), len(n_rows)
     t = len(set(parent))
-    g = float(foil_gain(p0, n0, p1, n1, t)) if p0 else 0.0
-    return FoilGain(p0, n0, p1, n1, t, g)
+    return FoilGain(p0, n0, p1, n1, t, _gain_scalar(p0, n0, p1, n1, t))
+
+
+def _gain_scalar(p0: int, n0: int, p1: int, n1: int, t: int) -> float:
+    """:func:`foil_gain` for one set of already consistent counts (the search's inner
+    loop, without the array validation)."""
+    if t == 0 or p0 == 0:
+        return 0.0
+    return t * (math.log2(p1 / (p1 + n1)) - math.log2(p0 / (p0 + n0)))
 
 
 def literal_gain(kb: object, clause: object, literal: object, positives: object,

@@ -92,12 +92,15 @@ def criterion_value(criterion: str, p0: int, n0: int, p1: int, n1: int) -> float
 # ---------------------------------------------------------------------------
 
 
-def positions(t: object, path: tuple = ()) -> dict[tuple, object]:
-    """Every position of a term (a path of argument indices) and the subterm there."""
-    out = {path: t}
+@functools.lru_cache(maxsize=65536)
+def positions(t: object) -> dict[tuple, object]:
+    """Every position of a term (a path of argument indices) and the subterm there
+    (cached: terms are immutable; callers must not modify the returned dict)."""
+    out = {(): t}
     if isinstance(t, Compound):
         for i, a in enumerate(t.args):
-            out.update(positions(a, (*path, i)))
+            for path, sub in positions(a).items():
+                out[(i, *path)] = sub
     return out
 
 
@@ -154,43 +157,36 @@ def term_language(depth: int, n_vars: int) -> tuple:
 # ---------------------------------------------------------------------------
 
 
-def _terms_of(c: Clause) -> list:
-    out = set()
-    for lit in c.literals:
-        for a in lit.args:
-            out.update(positions(a).values())
-    return sorted(out, key=repr)
-
-
-def _vars_of(c: Clause) -> list[Var]:
-    out = set()
-    for lit in c.literals:
-        for a in lit.args:
-            out.update(v for v in positions(a).values() if isinstance(v, Var))
-    return sorted(out)
-
-
-def _apply(t: object, theta: dict) -> object:
-    if isinstance(t, Var):
-        return theta.get(t, t)
-    if isinstance(t, Compound):
-        return Compound(t.functor, tuple(_apply(a, theta) for a in t.args))
-    return t
-
-
 def subsumes_brute(c: Clause, d: Clause) -> bool:
-    """Whether some substitution of ``c``'s variables by terms of ``d`` maps every literal
-    of ``c`` into ``d``: all substitutions tried (those mapping into d need only d's
-    subterms as values)."""
-    vs, pool = _vars_of(c), _terms_of(d)
-    if vs and not pool:
-        return False
-    for values in itertools.product(pool, repeat=len(vs)):
-        theta = dict(zip(vs, values, strict=True))
-        if all(Literal(x.predicate, tuple(_apply(a, theta) for a in x.args), x.negated)
-               in d.literals for x in c.literals):
+    """Whether some substitution of ``c``'s variables maps every literal of ``c`` into
+    ``d``: an exhaustive search that assigns each literal of ``c`` (in a fixed order) every
+    literal of ``d`` in turn, keeping the variable bindings the positions force."""
+    lits = sorted(c.literals, key=repr)
+    targets = sorted(d.literals, key=repr)
+
+    def bind(g: Literal, s: Literal, theta: dict) -> dict | None:
+        if (g.predicate, g.negated, len(g.args)) != (s.predicate, s.negated, len(s.args)):
+            return None
+        out = dict(theta)
+        for ga, sa in zip(g.args, s.args, strict=True):
+            for path, sub in positions(ga).items():
+                here = positions(sa).get(path)
+                if here is None:
+                    return None
+                if isinstance(sub, Var):
+                    if out.setdefault(sub, here) != here:
+                        return None
+                elif _symbol(sub) != _symbol(here):
+                    return None
+        return out
+
+    def search(i: int, theta: dict) -> bool:
+        if i == len(lits):
             return True
-    return False
+        return any(search(i + 1, t2) for s in targets
+                   if (t2 := bind(lits[i], s, theta)) is not None)
+
+    return search(0, {})
 
 
 @functools.cache
@@ -211,27 +207,29 @@ def clause_language(max_literals: int = 2) -> tuple:
 
 
 def brute_bindings(facts: dict, head: Literal, body: Sequence[Literal],
-                   examples: Sequence[tuple], constants: Sequence) -> set[tuple]:
-    """All (example, assignment) pairs: every assignment of constants to the clause's
-    variables (ordered by name) that maps the head to an example and satisfies each body
-    literal (negated ones: the ground atom is not a fact). Returned as tuples of values
-    in variable-name order."""
-    vs = sorted({a for lit in (head, *body) for a in lit.args if isinstance(a, Var)})
+                   examples: Sequence[tuple], constants: Sequence) -> set[frozenset]:
+    """All bindings, each a frozenset of (variable, constant) pairs: for
+    each example, the head variables take the example's values (when consistent) and
+    every assignment of constants to the other variables is tried; it is kept when every
+    body literal holds (a negated one: its ground atom is not a fact)."""
+    head_vars = {a for a in head.args if isinstance(a, Var)}
+    rest = sorted({a for lit in body for a in lit.args if isinstance(a, Var)} - head_vars)
     out = set()
-    exs = set(examples)
-    for values in itertools.product(constants, repeat=len(vs)):
-        theta = dict(zip(vs, values, strict=True))
-        ground = tuple(theta.get(a, a) for a in head.args)
-        if ground not in exs:
-            continue
+    for e in set(examples):
+        theta: dict = {}
         ok = True
-        for lit in body:
-            atom = tuple(theta.get(a, a) for a in lit.args)
-            if (atom in facts[lit.predicate]) == lit.negated:
-                ok = False
-                break
-        if ok:
-            out.add(values)
+        for a, v in zip(head.args, e, strict=True):
+            if isinstance(a, Var):
+                ok = ok and theta.setdefault(a, v) == v
+            else:
+                ok = ok and a == v
+        if not ok:
+            continue
+        for values in itertools.product(constants, repeat=len(rest)):
+            full = {**theta, **dict(zip(rest, values, strict=True))}
+            if all((tuple(full.get(a, a) for a in lit.args) in facts[lit.predicate])
+                   != lit.negated for lit in body):
+                out.add(frozenset(full.items()))
     return out
 
 
