@@ -288,16 +288,17 @@ def test_frobenius_envelope_check_holds_where_the_nuclear_norm_is_at_most_one():
 
 
 def test_recovery_check_refutes_too_few_entries():
-    """19 = r (2m - r) degrees of freedom of a 10 x 10 rank-1 matrix; 18 entries cannot
-    determine it."""
+    """One entry fewer than the r (2m - r) = 19 degrees of freedom of a 10 x 10 rank-1
+    matrix cannot determine it."""
     def check(rng):
-        check_recovery(rng, 8, 10, 1, 18)  # 0/8: upper bound 1 - 1e-6^(1/8) = 0.82 < 0.9
+        # 0/8: upper bound 1 - 1e-6^(1/8) = 0.82 < 0.9
+        check_recovery(rng, 8, 10, 1, count=lambda m, r: r * (2 * m - r) - 1)
 
     assert_refutes(check)
 
 
 def test_recovery_check_refutes_a_solver_that_does_not_complete():
     def check(rng):
-        check_recovery(rng, 8, 10, 1, 54, solve=lambda A, mask: np.where(mask, A, 0.0))
+        check_recovery(rng, 8, 10, 1, solve=lambda A, mask: np.where(mask, A, 0.0))
 
     assert_refutes(check)
