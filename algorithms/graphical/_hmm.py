@@ -147,8 +147,22 @@ def hmm_log_likelihood(transition: object, emission: object, initial: object, x:
     storing alpha."""
     A, B, pi = check_hmm(transition, emission, initial)
     X, single = _observations(x, B.shape[1])
-    BT = B.T
     m, n = X.shape
+    if m == 1:  # one sequence: emission rows gathered once, logs of the scales at the end
+        E = B.T[X[0]]  # E[t] = (B_1(x_t), ..., B_N(x_t))
+        scales = np.empty(n)
+        a = pi * E[0]
+        for t in range(n):
+            if t:
+                a = (a @ A) * E[t]
+            c = a.sum()
+            if c <= 0:
+                return -np.inf if single else np.array([-np.inf])
+            a = a / c
+            scales[t] = c
+        ll = float(np.log(scales).sum())
+        return ll if single else np.array([ll])
+    BT = B.T
     log_c = np.zeros(m)
     with np.errstate(divide="ignore"):
         a = pi[None, :] * BT[X[:, 0]]
@@ -161,7 +175,7 @@ def hmm_log_likelihood(transition: object, emission: object, initial: object, x:
                 c = np.where(c <= 0, 1.0, c)
             a /= c[:, None]
             log_c += np.log(c)
-    return float(log_c[0]) if single else log_c
+    return log_c
 
 
 def hmm_viterbi(transition: object, emission: object, initial: object, x: object
