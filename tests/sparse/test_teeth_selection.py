@@ -285,3 +285,12 @@ def test_wrapper_check_refutes_a_wrapper_that_copies_the_filter():
         return relief
 
     assert_refutes(lambda rng, scale: check_wrapper_vs_filter(rng, scale, wrapper=copy))
+
+
+def test_reduction_check_refutes_a_slightly_rescaled_relieff(monkeypatch):
+    import properties.sparse.relief as relief_claims
+
+    original = relief_claims.relieff_normalized
+    monkeypatch.setattr(relief_claims, "relieff_normalized",
+                        lambda X, y, d: original(X, y, d) * (1 + 1e-6))
+    assert_refutes(relief_claims.reduces_to_relief)
