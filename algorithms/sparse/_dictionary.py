@@ -363,13 +363,13 @@ class DictionaryLearning(TransformerMixin, BaseEstimator):
         self._tol = check_real(self.tol, "tol", low=0.0)
         check_bool(self.record_history, "record_history")
 
-    def _code(self, X: np.ndarray, B: np.ndarray, A0: np.ndarray | None) -> np.ndarray:
+    def _code(self, X: np.ndarray, B: np.ndarray, A0: np.ndarray | None, lam: float
+              ) -> tuple[np.ndarray, int]:
+        """Codes of the columns of X, and how many LASSO sub-problems missed their gap."""
         if self._coding == "omp":
             t = self._t if self._t is not None else max(1, min(B.shape) // 2)
-            return _omp(X, B, t, 0.0)
-        A, missed = _lasso_codes(X, B, self._lam, A0, self._coding_tol)
-        self.n_coding_failures_ = getattr(self, "n_coding_failures_", 0) + missed
-        return A
+            return _omp(X, B, t, 0.0), 0
+        return _lasso_codes(X, B, lam, A0, self._coding_tol)
 
     def _initial_dictionary(self, X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         d, m = X.shape
@@ -393,38 +393,34 @@ class DictionaryLearning(TransformerMixin, BaseEstimator):
         Xc = data.T / scale  # notes' convention (d x m), scaled to max |x| = 1
         # x = s x', alpha = s alpha': (10.14) = s^2 (||x' - B alpha'||^2 + lam/s ||alpha'||_1)
         lam = self._lam / scale
-        self.n_coding_failures_ = 0
         B = self._initial_dictionary(Xc, rng)
-        saved_lam, self._lam = self._lam, lam
-        try:
-            A = self._code(Xc, B, None)
-            history = [_objective(Xc, B, A, lam)]
-            iterates = [(B.copy(), A.copy())] if self.record_history else []
-            reinit: list[tuple[int, int]] = []
-            converged = False
-            n_iter = 0
-            for it in range(1, self._max_iter + 1):
-                n_iter = it
-                if self._update == "ksvd":
-                    B, A, unused = _ksvd(Xc, B, A)
-                    if unused:
-                        B = self._reinitialise(Xc, B, A, unused)
-                        reinit.extend((it, i) for i in unused)
-                else:
-                    B = _mod(Xc, A)
-                history.append(_objective(Xc, B, A, lam))
-                if self.record_history:
-                    iterates.append((B.copy(), A.copy()))
-                A = self._code(Xc, B, A)
-                history.append(_objective(Xc, B, A, lam))
-                if self.record_history:
-                    iterates.append((B.copy(), A.copy()))
-                before, after = history[-3], history[-1]
-                if abs(before - after) <= self._tol * max(abs(before), np.finfo(float).tiny):
-                    converged = True
-                    break
-        finally:
-            self._lam = saved_lam
+        A, failures = self._code(Xc, B, None, lam)
+        history = [_objective(Xc, B, A, lam)]
+        iterates = [(B.copy(), A.copy())] if self.record_history else []
+        reinit: list[tuple[int, int]] = []
+        converged = False
+        n_iter = 0
+        for it in range(1, self._max_iter + 1):
+            n_iter = it
+            if self._update == "ksvd":
+                B, A, unused = _ksvd(Xc, B, A)
+                if unused:
+                    B = self._reinitialise(Xc, B, A, unused)
+                    reinit.extend((it, i) for i in unused)
+            else:
+                B = _mod(Xc, A)
+            history.append(_objective(Xc, B, A, lam))
+            if self.record_history:
+                iterates.append((B.copy(), A.copy()))
+            A, missed = self._code(Xc, B, A, lam)
+            failures += missed
+            history.append(_objective(Xc, B, A, lam))
+            if self.record_history:
+                iterates.append((B.copy(), A.copy()))
+            before, after = history[-3], history[-1]
+            if abs(before - after) <= self._tol * max(abs(before), np.finfo(float).tiny):
+                converged = True
+                break
         if not converged:
             warnings.warn(
                 f"DictionaryLearning did not converge in max_iter={self._max_iter} rounds "
@@ -439,7 +435,7 @@ class DictionaryLearning(TransformerMixin, BaseEstimator):
         self.reinitialised_ = reinit
         self.n_iter_ = n_iter
         self.converged_ = converged
-        self._scale = scale
+        self.n_coding_failures_ = failures
         return self
 
     def _reinitialise(self, X: np.ndarray, B: np.ndarray, A: np.ndarray,
@@ -464,11 +460,7 @@ class DictionaryLearning(TransformerMixin, BaseEstimator):
         self._settings()
         top = float(np.max(np.abs(data))) if data.size else 0.0
         scale = top if top > 0.0 else 1.0
-        saved_lam, self._lam = self._lam, self._lam / scale
-        try:
-            A = self._code(data.T / scale, self.dictionary_, None)
-        finally:
-            self._lam = saved_lam
+        A, _ = self._code(data.T / scale, self.dictionary_, None, self._lam / scale)
         return (A * scale).T
 
 
