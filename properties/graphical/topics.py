@@ -125,7 +125,7 @@ def generative(rng, scale):
     for _ in range(3):
         corpus = sample_lda_corpus(3, 4, 3, 5, alpha=0.7, eta=1.3, random_state=rng)
         check_log_joint_reference(corpus, 0.7, 1.3)
-    check_sampler_marginal(our_sampler, 3000 * scale, T=2, N=1, K=2, V=2, alpha=0.6,
+    check_sampler_marginal(our_sampler, 1500 * scale, T=2, N=1, K=2, V=2, alpha=0.6,
                            eta=0.4, rng=rng, label="(W, z) of 2 one-word documents")
 
 
@@ -162,7 +162,7 @@ def lda_endpoint_check(W, K, V, alpha, eta, n_chains, sweeps, rng, gibbs=collaps
 )
 def posterior(rng, scale):
     W = np.array([[0, 1, 1], [2, 2, 0]])
-    lda_endpoint_check(W, K=2, V=3, alpha=0.5, eta=0.3, n_chains=1500 * scale, sweeps=6,
+    lda_endpoint_check(W, K=2, V=3, alpha=0.5, eta=0.3, n_chains=1000 * scale, sweeps=6,
                        rng=rng)
     model = LDATopicModel(2, alpha=0.5, eta=0.3, max_iter=3, random_state=0)
     counts = np.array([[1, 2, 0], [1, 0, 2]])

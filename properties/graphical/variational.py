@@ -51,7 +51,7 @@ def check_loglik(X, weights, probs, loglik_fn=categorical_mixture_log_likelihood
     assert err <= 1e-12 * (1 + abs(ref)) * X.size, f"(12.21) = {ours}, brute force = {ref}"
 
 
-def check_em_trace(X, result, n_random=6, seed=0):
+def check_em_trace(X, result, n_random=4, seed=0):
     """LL never decreases, and each Theta^{t+1} maximises Q(.; Theta^t) against random
     and perturbed parameters."""
     history = np.asarray(result.log_likelihood_history)
@@ -89,13 +89,13 @@ def check_em_trace(X, result, n_random=6, seed=0):
     method=Method.PROPERTY,
     tags=("graphical", "variational", "em"),
 )
-@given(seed=SEEDS, n=st.integers(5, 25), K=st.integers(1, 3), d=st.integers(1, 3))
+@given(seed=SEEDS, n=st.integers(5, 20), K=st.integers(1, 3), d=st.integers(1, 3))
 def em_q(seed, n, K, d):
     rng = np.random.default_rng(seed)
     X = rng.integers(3, size=(n, d))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        result = categorical_mixture_em(X, K, n_categories=3, max_iter=8, random_state=seed)
+        result = categorical_mixture_em(X, K, n_categories=3, max_iter=6, random_state=seed)
     check_em_trace(X, result, seed=seed)
 
 
