@@ -163,6 +163,26 @@ def _smallest_eigen(M: sparse.csr_matrix, k: int) -> tuple[np.ndarray, np.ndarra
     return linalg.eigh(M.toarray(), subset_by_index=[0, k - 1])
 
 
+def _discard_constant(lam: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Eigenpairs with the constant direction removed from their span (the constraint
+    ``Z 1 = 0``), as (eigenvalues (d'+1,), vectors (m, d')).
+
+    ``M 1 = 0``, so 1/sqrt(m) lies in the span of the d'+1 smallest eigenvectors. When the
+    eigenvalue 0 is simple it is the first eigenvector and this is "discard the first";
+    when it is not (a neighbourhood graph with several components, or nearly so), LAPACK
+    returns an arbitrary basis of the null space, and dropping the first vector could keep
+    a coordinate with a constant part. Here the vectors are rotated, inside their span, to
+    an orthonormal basis orthogonal to 1 that diagonalises M (Rayleigh-Ritz).
+    """
+    m, k = V.shape
+    c = V.T @ np.full(m, 1.0 / np.sqrt(m))  # coordinates of the constant vector in the span
+    c /= np.linalg.norm(c)
+    basis = linalg.null_space(c[None, :])  # (k, k-1): orthonormal complement of c
+    small = basis.T @ (lam[:, None] * basis)  # V^T M V restricted to the complement
+    mu, R = linalg.eigh(0.5 * (small + small.T))
+    return np.concatenate([[float(c @ (lam * c))], mu]), V @ (basis @ R)
+
+
 class LocallyLinearEmbedding(TransformerMixin, BaseEstimator):
     """Locally linear embedding, the standard method (003 §8.5.2, Fig 10.10).
 
@@ -179,9 +199,11 @@ class LocallyLinearEmbedding(TransformerMixin, BaseEstimator):
     ----------
     embedding_ : ndarray (m, d')
         Eigenvectors of ``M`` for its 2nd to (d'+1)-th smallest eigenvalues (unit
-        columns: ``Z Z^T = I``), the constant eigenvector discarded.
+        columns: ``Z Z^T = I``), the constant eigenvector discarded (``Z 1 = 0``; with a
+        repeated eigenvalue 0 the constant direction is projected out of the span).
     eigenvalues_ : ndarray (d' + 1,)
-        The ``d' + 1`` smallest eigenvalues of ``M``, ascending (the first is ~0).
+        The ``d' + 1`` smallest eigenvalues of ``M``, ascending (the first, ~0, is the
+        constant vector's).
     weights_ : LLEWeights
         Neighbour sets and reconstruction weights of (8.21).
     M_ : scipy.sparse.csr_matrix (m, m)
@@ -215,13 +237,13 @@ class LocallyLinearEmbedding(TransformerMixin, BaseEstimator):
         weights, tree = _weights(Xs, k, reg)
         IW = sparse.identity(m, format="csr") - weights.matrix
         M = (IW.T @ IW).tocsr()
-        lam, V = _smallest_eigen(M, n_components + 1)
+        lam, V = _discard_constant(*_smallest_eigen(M, n_components + 1))
         self._center, self._scale, self._Xs, self._tree, self._k = center, s, Xs, tree, k
         self._reg = reg
         self.weights_ = weights
         self.M_ = M
         self.eigenvalues_ = lam
-        self.embedding_ = _sign_fix(V[:, 1:])
+        self.embedding_ = _sign_fix(V)
         self.reconstruction_error_ = float(np.sum(lam[1:]))
         return self.embedding_
 
