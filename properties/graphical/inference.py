@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from algorithms.graphical import Factor, belief_propagation, variable_elimination
-from mltheory import Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import assert_close
 from properties.graphical.strategies_exact import SEEDS, MRFCase, TreeCase, mrfs, trees
 from properties.graphical.support_exact import (
@@ -165,3 +165,68 @@ def tree_exact_12_12_12_13(case: TreeCase, root_seed: int):
     n = case.edges.shape[0] + 1
     root = int(np.random.default_rng(root_seed).integers(n))
     check_tree_bp(belief_propagation(case.edges, case.pairwise, case.unary, root=root), case)
+
+
+def messages_sent_under(rule: str, edges: np.ndarray) -> int:
+    """Run message passing on a tree until no message may be sent: an edge direction
+    i -> j is sendable once i has received from every node the rule names — all other
+    neighbours (``"neighbours"``) or, read literally, all other nodes (``"nodes"``).
+    Returns the number of messages sent."""
+    n = edges.shape[0] + 1
+    nbrs = {v: set() for v in range(n)}
+    for i, j in edges.tolist():
+        nbrs[i].add(j)
+        nbrs[j].add(i)
+    sent: set[tuple[int, int]] = set()
+    progress = True
+    while progress:
+        progress = False
+        for i in range(n):
+            for j in nbrs[i]:
+                if (i, j) in sent:
+                    continue
+                needed = (nbrs[i] - {j}) if rule == "neighbours" else set(range(n)) - {i, j}
+                if all((k, i) in sent for k in needed):
+                    sent.add((i, j))
+                    progress = True
+    return len(sent)
+
+
+@claim(
+    id="beliefprop.send_rule_as_printed",
+    source="003 §12.4.2",
+    statement="(As printed) A node may send a message to another node only after it has "
+    "received messages from all other nodes; under this rule message passing on a tree "
+    "delivers all 2(|V| - 1) messages.",
+    method=Method.ENUMERATION,
+    tags=("graphical", "inference", "bp", "erratum"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.SHORTHAND,
+    corrected_by="beliefprop.send_rule",
+    explanation="Messages travel only along edges, so a node never hears from a node "
+    "that is not its neighbour: read literally ('all other nodes'), the rule lets no "
+    "message leave a tree with a node at distance 2 (any tree on 3 or more nodes) and "
+    "passing deadlocks. The rule means all other neighbours, under which the two "
+    "passes deliver every message.",
+)
+@given(case=trees(min_nodes=2, max_nodes=8))
+def send_rule_as_printed(case: TreeCase):
+    n = case.edges.shape[0] + 1
+    sent = messages_sent_under("nodes", case.edges)
+    evidence.record("messages sent under the literal rule", sent)
+    assert sent == 2 * (n - 1), f"the literal rule sends {sent} of {2 * (n - 1)} messages"
+
+
+@claim(
+    id="beliefprop.send_rule",
+    source="003 §12.4.2",
+    statement="Under the rule 'send to j once every other neighbour has sent to you', "
+    "message passing on any tree delivers exactly 2(|V| - 1) messages and never "
+    "deadlocks (the leaves can always start).",
+    method=Method.ENUMERATION,
+    tags=("graphical", "inference", "bp"),
+)
+@given(case=trees(min_nodes=1, max_nodes=10))
+def send_rule(case: TreeCase):
+    n = case.edges.shape[0] + 1
+    assert messages_sent_under("neighbours", case.edges) == 2 * (n - 1)

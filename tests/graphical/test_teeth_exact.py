@@ -320,3 +320,11 @@ def test_bp_check_refutes_broken_propagation(monkeypatch, kind):
 def test_redundancy_check_refutes_messages_that_differ_from_elimination(monkeypatch):
     monkeypatch.setattr(inference_claims, "belief_propagation", _bp_variant("target_included"))
     _run("ve.redundancy")
+
+
+def test_send_rule_check_refutes_the_literal_rule(monkeypatch):
+    real = inference_claims.messages_sent_under
+    monkeypatch.setattr(inference_claims, "messages_sent_under",
+                        lambda rule, edges: real("nodes", edges))
+    _run("beliefprop.send_rule")
+    _run("beliefprop.send_rule_as_printed")
