@@ -105,7 +105,8 @@ def check_gain_monotone(codes: np.ndarray, y: np.ndarray, gain_fn: Callable) -> 
                 worst = min(worst, grown - base)
                 assert grown >= base - GAIN_ATOL, (
                     f"Gain({subset} + {a}) = {grown} < Gain({subset}) = {base}")
-    evidence.worst("min Gain(A+a) - Gain(A)", -worst, larger_is_worse=True)
+    if math.isfinite(worst):
+        evidence.worst("smallest Gain(A+a) - Gain(A)", worst, larger_is_worse=False)
 
 
 # ---------------------------------------------------------------------------
