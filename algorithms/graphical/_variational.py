@@ -181,6 +181,10 @@ class MeanFieldResult:
     n_iter : int
         Sweeps made.
     converged : bool
+    cardinalities : tuple of int
+    q_history : list of list of ndarray
+        The factors at the start and after every sweep (``q_history[t]`` has the ELBO
+        ``elbo_history[t]``), recorded by the loop.
     """
 
     q: list[np.ndarray]
@@ -188,6 +192,7 @@ class MeanFieldResult:
     n_iter: int
     converged: bool
     cardinalities: tuple[int, ...] = field(default=())
+    q_history: list[list[np.ndarray]] = field(default_factory=list)
 
     @property
     def elbo(self) -> float:
@@ -252,6 +257,7 @@ def mean_field(
         q = [np.clip(rng.dirichlet(np.ones(k)), 1e-12, None) for k in model.cards]
         q = [qj / qj.sum() for qj in q]
     history = [elbo_of(model, q)]
+    q_history = [[qj.copy() for qj in q]]
     converged = False
     n_iter = 0
     for n_iter in range(1, n_iter_max + 1):  # noqa: B007 - n_iter is reported
@@ -263,6 +269,7 @@ def mean_field(
             w = np.exp(logits - logits.max())
             q[j] = np.clip(w / w.sum(), 1e-300, None)
         history.append(elbo_of(model, q))
+        q_history.append([qj.copy() for qj in q])
         if history[-1] - history[-2] < tol * (1.0 + abs(history[-1])):
             converged = True
             break
@@ -270,4 +277,4 @@ def mean_field(
         warnings.warn(f"mean_field did not converge in {n_iter_max} sweeps (ELBO still "
                       f"rising by {history[-1] - history[-2]:.3g}).", ConvergenceWarning,
                       stacklevel=2)
-    return MeanFieldResult(q, np.asarray(history), n_iter, converged, model.cards)
+    return MeanFieldResult(q, np.asarray(history), n_iter, converged, model.cards, q_history)

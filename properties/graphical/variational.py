@@ -51,16 +51,31 @@ def check_loglik(X, weights, probs, loglik_fn=categorical_mixture_log_likelihood
     assert err <= 1e-12 * (1 + abs(ref)) * X.size, f"(12.21) = {ours}, brute force = {ref}"
 
 
-def check_em_trace(X, result, n_random=4, seed=0):
+def _loglik(X, prm):
+    """(12.21) written out: sum_i ln sum_z w_z prod_j phi[z, j, x_ij] (plain products,
+    no log-sum-exp: the probabilities here are far from underflow)."""
+    d = X.shape[1]
+    per_class = np.stack([prm.weights[k] * np.prod(prm.probs[k, np.arange(d), X], axis=1)
+                          for k in range(len(prm.weights))], axis=1)
+    return float(np.log(per_class.sum(axis=1)).sum())
+
+
+def check_em_trace(X, result, n_random=3, seed=0):
     """LL never decreases, and each Theta^{t+1} maximises Q(.; Theta^t) against random
     and perturbed parameters."""
     history = np.asarray(result.log_likelihood_history)
+    params = result.best_run.params_history
+    # the recorded trace, recomputed from the recorded iterates (log-sum-exp per sample)
+    recomputed = np.array([_loglik(X, prm) for prm in params])
+    rec_err = float(np.abs(recomputed - history).max())
+    evidence.worst("|recorded LL - LL of the recorded Theta|", rec_err)
+    assert rec_err <= 1e-10 * (1 + np.abs(history).max()), (
+        f"the recorded log-likelihood trace is off by {rec_err:.3g}")
     drops = np.diff(history)
     scale = 1e-10 * (1 + np.abs(history).max())  # rounding of a sum of N log-terms
     evidence.worst("largest LL decrease", float(-drops.min()) if drops.size else 0.0)
     assert np.all(drops >= -scale), f"log-likelihood decreased by {-drops.min():.3g}"
     rng = np.random.default_rng(seed)
-    params = result.best_run.params_history
     K, d, m = params[0].probs.shape
     for t in range(len(params) - 1):
         resp = responsibilities(X, params[t].weights, params[t].probs)
@@ -116,7 +131,17 @@ def check_mean_field(factors, cards, result):
     tol = 1e-10 * (1 + abs(log_evidence))  # rounding of the enumerated sums
     assert elbo <= log_evidence + tol, f"ELBO {elbo} exceeds ln p(x) {log_evidence}"
     assert abs(gap - kl) <= tol, f"ln p(x) - ELBO = {gap} but KL = {kl}"
-    drops = np.diff(result.elbo_history)
+    # the recorded trace, recomputed by enumeration from the recorded factors
+    states = list(itertools.product(*(range(k) for k in cards)))
+    log_joint = np.array([np.log(joint[x] * total) for x in states])
+    recomputed = []
+    for qt in result.q_history:
+        qx = np.array([np.prod([qt[j][x[j]] for j in range(len(cards))]) for x in states])
+        recomputed.append(float(qx @ log_joint - np.sum(qx * np.log(qx))))
+    rec_err = float(np.abs(np.asarray(recomputed) - result.elbo_history).max())
+    evidence.worst("|recorded ELBO - enumerated ELBO of the recorded q|", rec_err)
+    assert rec_err <= tol, f"the recorded ELBO trace is off by {rec_err:.3g}"
+    drops = np.diff(recomputed)
     evidence.worst("largest ELBO decrease", float(-drops.min()) if drops.size else 0.0)
     assert np.all(drops >= -tol), f"ELBO decreased by {-drops.min():.3g}"
     if result.converged:  # fixed point: q_j ∝ exp E_{q_-j}[ln p(x, z)], by enumeration
