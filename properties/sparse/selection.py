@@ -14,6 +14,8 @@ from algorithms.sparse import label_entropy, subset_information_gain, subset_sea
 from mltheory import ErratumKind, Expect, Method, claim, evidence
 from properties.sparse.strategies_selection import labelled_codes, score_tables
 from properties.sparse.support_selection import (
+    check_backward_run,
+    check_bidirectional_run,
     check_entropy,
     check_forward_run,
     check_gain,
@@ -134,6 +136,26 @@ def forward_stopping_as_written(data):
 def forward_stopping(tables, tol):
     table, d = tables
     check_forward_run(table, d, tol, subset_search)
+
+
+@claim(
+    id="fs.backward_bidirectional_rules",
+    source="003 §10.1",
+    statement="Backward search starts from the full set, moves each round to the best "
+    "one-feature removal and stops exactly when it is not better; bidirectional search "
+    "alternates forward additions (of features still in the backward set) with backward "
+    "removals (of features not in the forward set), so a feature once added is never "
+    "removed, the forward set stays inside the backward set and the two meet within d "
+    "forward steps; it returns the best set either side visited. Replayed step by step "
+    "against the score table.",
+    method=Method.PROPERTY,
+    tags=("sparse", "feature_selection"),
+)
+@given(tables=score_tables(), tol=st.sampled_from([0.0, 0.5]))
+def backward_bidirectional_rules(tables, tol):
+    table, d = tables
+    check_backward_run(table, d, tol, subset_search)
+    check_bidirectional_run(table, d, subset_search)
 
 
 def _xor_with_noisy_copy() -> tuple[np.ndarray, np.ndarray]:

@@ -368,3 +368,58 @@ class FastGaussianNB(ClassifierMixin, BaseEstimator):
         joint = (self.log_prior_ - 0.5 * np.sum(np.log(2 * np.pi * self.var_), axis=1)
                  - 0.5 * np.sum((X[:, None, :] - self.theta_) ** 2 / self.var_, axis=2))
         return self.classes_[np.argmax(joint, axis=1)]
+
+
+def check_backward_run(table: dict, d: int, tol: float, search: Callable) -> None:
+    """A backward search starts from all features, each accepted step is the best
+    one-feature removal and beats the current score by more than tol, and it stops exactly
+    when the best removal does not (or one feature is left)."""
+    result = search(CountingScore(table), d, direction="backward", tol=tol)
+    sets = [s for s, _ in result.trace]
+    values = [v for _, v in result.trace]
+    assert sets[0] == tuple(range(d)), f"backward search started from {sets[0]}"
+    for k in range(1, len(sets)):
+        prev, cur = sets[k - 1], sets[k]
+        assert len(cur) == len(prev) - 1 and set(cur) < set(prev), f"step {prev} -> {cur}"
+        best = max(table[tuple(j for j in prev if j != r)] for r in prev)
+        assert values[k] == best, f"step to {cur} is not the best removal from {prev}"
+        assert values[k] > values[k - 1] + tol, f"step to {cur} does not improve"
+    final = result.subset
+    assert final == sets[-1] and result.score == values[-1]
+    if len(final) > 1:
+        best = max(table[tuple(j for j in final if j != r)] for r in final)
+        assert not best > result.score + tol, (
+            f"stopped at {final} ({result.score}) although a removal scores {best}")
+
+
+def check_bidirectional_run(table: dict, d: int, search: Callable) -> None:
+    """The bidirectional search alternates a forward step (add the best feature of the
+    backward set not yet in the forward set) and a backward step (remove the best feature
+    not in the forward set); the forward set only grows, stays inside the backward set, the
+    two meet after at most d forward steps, and the result is the best set visited (ties:
+    fewer features, then the earlier)."""
+    result = search(CountingScore(table), d, direction="bidirectional")
+    trace = result.trace
+    assert trace[0][0] == tuple(range(d))
+    forward, backward = (), tuple(range(d))
+    k = 1
+    while forward != backward:
+        free = [j for j in backward if j not in forward]
+        cands = [tuple(sorted((*forward, j))) for j in free]
+        scores = [table[c] for c in cands]
+        forward = cands[int(np.argmax(scores))]
+        assert trace[k] == (forward, max(scores)), f"forward step {k}: {trace[k]}"
+        assert set(forward) <= set(backward)
+        k += 1
+        if forward == backward:
+            break
+        free = [j for j in backward if j not in forward]
+        cands = [tuple(j for j in backward if j != r) for r in free]
+        scores = [table[c] for c in cands]
+        backward = cands[int(np.argmax(scores))]
+        assert trace[k] == (backward, max(scores)), f"backward step {k}: {trace[k]}"
+        k += 1
+    assert k == len(trace), "the recorded trace continues after the sets met"
+    assert result.rounds <= d
+    best = min(range(len(trace)), key=lambda q: (-trace[q][1], len(trace[q][0]), q))
+    assert (result.subset, result.score) == trace[best], "result is not the best visited"

@@ -294,3 +294,37 @@ def test_reduction_check_refutes_a_slightly_rescaled_relieff(monkeypatch):
     monkeypatch.setattr(relief_claims, "relieff_normalized",
                         lambda X, y, d: original(X, y, d) * (1 + 1e-6))
     assert_refutes(relief_claims.reduces_to_relief)
+
+
+def test_backward_and_bidirectional_checks_refute_a_worst_candidate_search(monkeypatch):
+    from properties.sparse.support_selection import check_backward_run, check_bidirectional_run
+
+    def worst(self, candidates):
+        scores = [self(c) for c in candidates]
+        k = int(np.argmin(scores))
+        return candidates[k], scores[k]
+
+    monkeypatch.setattr(subset_module._CachedScore, "best", worst)
+
+    @given(tables=score_tables())
+    def backward(tables):
+        check_backward_run(*tables, 0.0, subset_search)
+
+    @given(tables=score_tables())
+    def bidirectional(tables):
+        check_bidirectional_run(*tables, subset_search)
+
+    assert_refutes(backward)
+    assert_refutes(bidirectional)
+
+
+def test_backward_check_refutes_a_raised_stopping_tolerance():
+    from properties.sparse.support_selection import check_backward_run
+
+    @given(tables=score_tables())
+    def check(tables):
+        table, d = tables
+        check_backward_run(table, d, 0.0, lambda s, n, direction, tol: subset_search(
+            s, n, direction=direction, tol=tol + 1.0))
+
+    assert_refutes(check)
