@@ -69,29 +69,35 @@ def literal_fig_10_8(X: np.ndarray, k: int) -> np.ndarray:
     return shortest_path(np.where(np.isinf(W), 0.0, W), method="D", directed=True)
 
 
-def reference_geodesics(X: np.ndarray, k: int) -> tuple[np.ndarray, int]:
-    """Brute-force symmetric k-NN graph and Floyd-Warshall paths; (geodesics, components)."""
+def reference_geodesics(X: np.ndarray, k: int | None, radius: float | None = None
+                        ) -> tuple[np.ndarray, int]:
+    """Brute-force symmetric k-NN (or epsilon) graph and Floyd-Warshall paths;
+    (geodesics, number of components)."""
     D = distance_matrix(X)
     m = X.shape[0]
     A = np.zeros((m, m), dtype=bool)
-    order = np.argsort(D + np.diag(np.full(m, np.inf)), axis=1, kind="stable")[:, :k]
-    A[np.repeat(np.arange(m), k), order.ravel()] = True
+    if radius is None:
+        order = np.argsort(D + np.diag(np.full(m, np.inf)), axis=1, kind="stable")[:, :k]
+        A[np.repeat(np.arange(m), k), order.ravel()] = True
+    else:
+        A = (D <= radius) & ~np.eye(m, dtype=bool)
     A = A | A.T
     W = np.where(A, D, 0.0)
     n_parts = connected_components(A, directed=False)[0]
     return shortest_path(W, method="FW", directed=False), n_parts
 
 
-def check_graph_metric(X: np.ndarray, k: int, geodesics=None) -> None:
+def check_graph_metric(X: np.ndarray, k: int | None, geodesics=None,
+                       radius: float | None = None) -> None:
     """If the (undirected) k-NN graph is connected, the geodesics are a finite symmetric
     metric with zero diagonal, equal to the Euclidean length on the graph's edges and
     never shorter than it elsewhere, matching Floyd-Warshall on a brute-force graph; if not,
     Isomap refuses the data with a ValueError that says so. ``geodesics(X, k)`` defaults to
     Isomap's ``dist_matrix_``."""
-    ref, n_parts = reference_geodesics(X, k)
+    ref, n_parts = reference_geodesics(X, k, radius)
     if geodesics is None:
         def geodesics(X, k):
-            return Isomap(n_neighbors=k, n_components=1).fit(X).dist_matrix_
+            return Isomap(n_neighbors=k, radius=radius, n_components=1).fit(X).dist_matrix_
     if n_parts > 1:
         try:
             G = geodesics(X, k)
@@ -155,15 +161,19 @@ def graph_as_written(X, k):
     id="isomap.graph_metric",
     source="003 §8.5.1 Fig 10.8 lines 1-5",
     statement="With the neighbour relation symmetrised, the shortest-path distances of a "
-    "connected k-NN graph are a finite symmetric metric with zero diagonal, never shorter "
-    "than the Euclidean distance and equal to Floyd-Warshall on a brute-force graph; a "
-    "disconnected graph (infinite geodesics) is refused with a ValueError, never returned.",
+    "connected k-NN (or epsilon) graph are a finite symmetric metric with zero diagonal, "
+    "never shorter than the Euclidean distance and equal to Floyd-Warshall on a "
+    "brute-force graph; a disconnected graph (infinite geodesics) is refused with a "
+    "ValueError, never returned.",
     method=Method.PROPERTY,
     tags=("dimred", "isomap"),
 )
-@given(X=_point_sets(), k=st.integers(1, 5))
-def graph_metric(X, k):
-    check_graph_metric(X, min(k, X.shape[0] - 1))
+@given(X=_point_sets(), k=st.integers(1, 5), radius=st.none() | st.floats(0.3, 3.0))
+def graph_metric(X, k, radius):
+    if radius is None:
+        check_graph_metric(X, min(k, X.shape[0] - 1))
+    else:  # the epsilon graph (distances exactly at radius are measure-zero here)
+        check_graph_metric(X, None, radius=radius)
 
 
 # ---------------------------------------------------------------------------
