@@ -78,10 +78,15 @@ def lipschitz_constant(X: object) -> float:
     return _lipschitz(X_arr)
 
 
-def _lipschitz(X: np.ndarray) -> float:
+def _lipschitz(X: np.ndarray, gram: np.ndarray | None = None) -> float:
+    """``2 lambda_max`` of the smaller Gram matrix (``X^T X`` or ``X X^T``, same non-zero
+    spectrum): one symmetric eigenvalue, cheaper than the SVD behind a 2-norm."""
     if X.size == 0:
         return 0.0
-    return 2.0 * float(scipy.linalg.norm(X, 2)) ** 2
+    if gram is None:
+        gram = X.T @ X if X.shape[0] >= X.shape[1] else X @ X.T
+    top = scipy.linalg.eigvalsh(gram, subset_by_index=[gram.shape[0] - 1] * 2)[0]
+    return 2.0 * max(float(top), 0.0)
 
 
 def lasso_objective(X: object, y: object, w: object, lam: float) -> float:
@@ -237,10 +242,8 @@ def proximal_gradient_lasso(
     else:
         w0 = check_array_argument(coef_init, "coef_init", shape=(d,), real=True).copy()
         check_squares_representable(w0, "coef_init")
-    if lipschitz is None:
-        L = _lipschitz(X_arr)
-    else:
-        L = check_real(lipschitz, "lipschitz", low=0.0, low_open=True)
+    L = None if lipschitz is None else check_real(lipschitz, "lipschitz", low=0.0,
+                                                    low_open=True)
     result = _run(X_arr, y_arr, lam, L, max_iter, tol, w0, keep)
     if not result.converged:
         warnings.warn(
@@ -252,14 +255,17 @@ def proximal_gradient_lasso(
     return result
 
 
-def _run(X: np.ndarray, y: np.ndarray, lam: float, L: float, max_iter: int, tol: float,
-         w: np.ndarray, keep: bool) -> PGDResult:
-    """The loop of :func:`proximal_gradient_lasso` on validated input."""
+def _run(X: np.ndarray, y: np.ndarray, lam: float, L: float | None, max_iter: int,
+         tol: float, w: np.ndarray, keep: bool) -> PGDResult:
+    """The loop of :func:`proximal_gradient_lasso` on validated input (``L = None``: the
+    Lipschitz constant 2 lambda_max(X^T X))."""
     n, d = X.shape
     yy = float(y @ y)
     use_gram = n > d  # X^T X and X^T y once, then O(d^2) per step
     if use_gram:
         G, q = X.T @ X, X.T @ y
+    if L is None:
+        L = _lipschitz(X, G if use_gram else None)
     objectives, gaps, iterates = [], [], []
     threshold = tol * max(yy, np.finfo(float).tiny)
     grad_threshold = tol * float(np.max(np.abs(X.T @ y), initial=0.0))
@@ -354,7 +360,7 @@ class ProximalGradientLasso(RegressorMixin, BaseEstimator):
         else:
             x_mean, y_mean = np.zeros(X_arr.shape[1]), 0.0
         A, target = X_arr - x_mean, y_arr - y_mean
-        res = _run(A, target, lam, _lipschitz(A), max_iter, tol, np.zeros(A.shape[1]), keep)
+        res = _run(A, target, lam, None, max_iter, tol, np.zeros(A.shape[1]), keep)
         self.coef_ = res.coef
         self.intercept_ = y_mean - float(x_mean @ res.coef)
         self.coef_history_ = res.coef_history

@@ -396,4 +396,4 @@ def check_phase_transition(rng: np.random.Generator, trials: int, **options) -> 
     tags=("sparse", "cs"),
 )
 def recovery_10_21(rng, scale):
-    check_phase_transition(rng, 40 * scale)
+    check_phase_transition(rng, 32 * scale)

@@ -92,17 +92,20 @@ def tiny_sensing(draw) -> tuple[np.ndarray, int, np.ndarray]:
 
 @st.composite
 def two_k_sensing(draw) -> tuple[np.ndarray, int, np.ndarray]:
-    """``(A, k, s)`` with 2k <= n, so that delta_2k(A) < 1 is possible: Gaussian ``A``
-    (every 2k columns independent with probability one), with a drawn column scale, or
-    coarse-grid entries (which the claim filters by delta_2k < 1)."""
+    """``(A, k, s)`` with 2k <= n, so that delta_2k(A) < 1 is possible: unit-norm columns,
+    Gaussian (every 2k columns independent with probability one) or from a coarse grid
+    (which the claim filters by delta_2k < 1)."""
     rng = np.random.default_rng(draw(SEEDS))
     n = draw(st.integers(2, 4))
     k = draw(st.integers(1, n // 2))
     m = draw(st.integers(n + 1, n + 3))
     if draw(st.integers(0, 3)) > 0:  # a quarter of the draws on the grid (often filtered)
-        A = rng.normal(size=(n, m)) * draw(st.sampled_from([1e-2, 1.0, 50.0]))
+        A = rng.normal(size=(n, m))
     else:
         A = rng.integers(-2, 3, size=(n, m)) / 2.0
+        A[0, np.all(A == 0.0, axis=0)] = 1.0
+    # unit-norm columns: the RIP (10.20) is scale-dependent, delta_2k < 1 needs the scale
+    A = A / np.linalg.norm(A, axis=0)
     s = np.zeros(m)
     s[rng.choice(m, size=k, replace=False)] = rng.choice([-2.0, -1.0, 1.0, 2.0], size=k)
     return A, k, s
