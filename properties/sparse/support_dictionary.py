@@ -251,6 +251,45 @@ def check_alternating_monotone(X_rows: np.ndarray, k: int, lam: float, seed: int
         f"({recomputed[worst]:.12g} -> {recomputed[worst + 1]:.12g}; allowed {allowed:.3g})")
 
 
+def check_ksvd_alternation(X_rows: np.ndarray, k: int, lam: float, seed: int,
+                           rounds: int = 3) -> None:
+    """The K-SVD run as recorded: every dictionary step (K-SVD sweep, then unused atoms
+    re-initialised) keeps the supports of A's rows (they only shrink), leaves unit atoms and
+    does not increase ||X - BA||_F^2; every coding step does not increase (10.14); the atoms
+    reported re-initialised are exactly those whose code rows were zero; and ``transform``
+    on the training data gives codes as good as the last coding step's."""
+    est = fit_recorded(X_rows, k, lam, seed, "ksvd", rounds)
+    evidence.worst("atoms re-initialised in one run", len(est.reinitialised_))
+    X = X_rows.T
+    scale = max(float(np.sum(X**2)), np.finfo(float).tiny)
+    recomputed = np.array([objective(X, B, A, lam) for B, A in est.history_])
+    assert_close(np.asarray(est.objective_history_), recomputed, SQUARE_SUMS, scale=scale,
+                 label="|recorded - recomputed (10.14)| / ||X||_F^2")
+    allowed = CODING_GAP + 1e-12
+    reported = {}
+    for r, i in est.reinitialised_:
+        reported.setdefault(r, set()).add(i)
+    for t in range(1, len(est.history_) - 1, 2):  # t: after the dictionary step of a round
+        (B0, A0), (B1, A1), (B2, A2) = est.history_[t - 1:t + 2]
+        assert np.all((A1 != 0) <= (A0 != 0)), f"round {(t + 1) // 2}: a support grew"
+        assert_close(np.linalg.norm(B1, axis=0), np.ones(B1.shape[1]), SQUARE_SUMS,
+                     label="| ||b_i|| - 1 | after K-SVD")
+        zero_rows = set(np.flatnonzero(~A0.any(axis=1)).tolist())
+        assert reported.get((t + 1) // 2, set()) == zero_rows, (
+            f"round {(t + 1) // 2}: re-initialised {reported.get((t + 1) // 2)} vs zero code "
+            f"rows {zero_rows}")
+        assert_not_above(float(np.sum((X - B1 @ A1) ** 2)), float(np.sum((X - B0 @ A0) ** 2)),
+                         scale, label="||X - BA||_F^2 over a dictionary step")
+        rise = (objective(X, B2, A2, lam) - objective(X, B1, A1, lam)) / scale
+        evidence.worst("(10.14) rise over a coding step / ||X||_F^2", rise)
+        assert rise <= allowed, f"round {(t + 1) // 2}: the coding step raised (10.14) by {rise}"
+    codes = est.transform(X_rows).T
+    B_last = est.history_[-1][0]
+    rise = (objective(X, B_last, codes, lam) - est.objective_history_[-1]) / scale
+    evidence.worst("transform vs last coding step, (10.14) / ||X||_F^2", abs(rise))
+    assert abs(rise) <= 2 * allowed + 1e-10, f"transform's codes differ in (10.14) by {rise}"
+
+
 def check_ksvd_step_monotone(X: np.ndarray, B: np.ndarray, lam: float) -> None:
     """(As printed) the dictionary step by K-SVD, after the coding step (10.15), does not
     increase (10.14)."""

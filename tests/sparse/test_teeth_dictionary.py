@@ -29,6 +29,7 @@ from properties.sparse.support_dictionary import (
     check_decomposition,
     check_frobenius,
     check_frobenius_envelope,
+    check_ksvd_alternation,
     check_ksvd_update,
     check_nuclear_norm,
     check_rank_bound,
@@ -53,10 +54,9 @@ def _coding_check(coder):
 
 @pytest.mark.parametrize("broken", [
     lambda X, B, lam: lasso_coder(X, B, lam / 2),  # sklearn's 1/2 ||x - Ba||^2 scaling
-    lambda X, B, lam: lasso_coder(X, B, 2 * lam),  # lambda doubled
     lambda X, B, lam: np.roll(lasso_coder(X, B, lam), 1, axis=1),  # codes of sample i-1
     lambda X, B, lam: -lasso_coder(X, B, lam),  # sign flipped
-], ids=["lambda-halved", "lambda-doubled", "wrong-sample", "sign-flipped"])
+], ids=["lambda-halved", "wrong-sample", "sign-flipped"])
 def test_separation_check_refutes_broken_coders(broken):
     assert_refutes(_coding_check(broken), slow=True)
 
@@ -218,6 +218,39 @@ def test_alternation_check_refutes_a_tampered_record(monkeypatch):
     monkeypatch.setattr(dictionary_module, "_objective",
                         lambda X, B, A, lam: 0.9 * real(X, B, A, lam))
     assert_refutes(_alternation_check(), slow=True)
+
+
+def _ksvd_alternation_check():
+    @given(data=_small_training_sets())
+    def check(data):
+        X, k, lam, seed = data
+        check_ksvd_alternation(X, k + 2, 3.0 * lam, seed, rounds=2)
+    return check
+
+
+def test_ksvd_alternation_check_refutes_long_reinitialised_atoms(monkeypatch):
+    real = dictionary_module._normalised
+    monkeypatch.setattr(dictionary_module, "_normalised", lambda B, rng: 1.1 * real(B, rng))
+    assert_refutes(_ksvd_alternation_check(), slow=True)
+
+
+def test_ksvd_alternation_check_refutes_a_misreported_reinitialisation(monkeypatch):
+    real = dictionary_module.DictionaryLearning._reinitialise
+
+    def shifted(self, X, B, A, unused):
+        return real(self, X, B, A, [(i + 1) % B.shape[1] for i in unused])
+
+    monkeypatch.setattr(dictionary_module.DictionaryLearning, "_reinitialise", shifted)
+    assert_refutes(_ksvd_alternation_check(), slow=True)
+
+
+def test_ksvd_alternation_check_refutes_sigma_scaled_by_1_1(monkeypatch):
+    def svd(E, **kwargs):
+        U, s, Vt = scipy.linalg.svd(E, **kwargs)
+        return U, 1.1 * s, Vt
+
+    monkeypatch.setattr(dictionary_module, "scipy", _fake_scipy(svd))
+    assert_refutes(_ksvd_alternation_check(), slow=True)
 
 
 def test_alternation_check_refutes_the_ksvd_step():
