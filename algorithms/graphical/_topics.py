@@ -11,6 +11,10 @@
 - :func:`lda_collapsed_log_joint` is ``ln p(W, z | alpha, eta)`` with ``Theta`` and
   ``beta`` integrated out (Dirichlet-multinomial):
   ``sum_t [ln B(alpha + n_t) - ln B(alpha)] + sum_k [ln B(eta + n_k) - ln B(eta)]``.
+- :func:`lda_log_evidence` is ``ln p(W | alpha, eta) = ln sum_z p(W, z | alpha, eta)``,
+  the denominator of (12.26), by exact enumeration of every assignment (tiny corpora
+  only). Applied to the whole corpus it is the corpus log-likelihood; documents share
+  the topics ``beta``, so it is *not* the sum of the documents' own values (12.25).
 - :class:`LDATopicModel` infers the posterior (12.26) by collapsed Gibbs sampling:
   each token's topic is redrawn from
   ``p(z_i = k | z_{-i}, W) ∝ (n_{d,k} + alpha)(n_{k,w} + eta) / (n_k + V eta)``
@@ -39,6 +43,7 @@ __all__ = [
     "LDACorpus",
     "LDATopicModel",
     "lda_collapsed_log_joint",
+    "lda_log_evidence",
     "lda_log_joint",
     "sample_lda_corpus",
 ]
@@ -212,6 +217,47 @@ def lda_collapsed_log_joint(
     nwk = np.zeros((V, K))
     np.add.at(nwk, (W.ravel(), Z.ravel()), 1)
     return _collapsed(ndk, nwk, a, e)
+
+
+#: Largest number of topic assignments :func:`lda_log_evidence` enumerates.
+MAX_ASSIGNMENTS = 2**16
+
+
+def lda_log_evidence(
+    words: object,
+    *,
+    n_topics: int,
+    vocabulary_size: int,
+    alpha: float,
+    eta: float,
+) -> float:
+    """``ln p(W | alpha, eta)`` by summing ``p(W, z | alpha, eta)`` over all ``K^(T N)``
+    assignments ``z`` (at most 65536 of them).
+
+    Parameters
+    ----------
+    words : array of int, shape (T, N)
+    n_topics, vocabulary_size : int
+    alpha, eta : float
+    """
+    K = check_int(n_topics, "n_topics", low=1, high=10**4)
+    V = check_int(vocabulary_size, "vocabulary_size", low=1, high=10**6)
+    a = check_real(alpha, "alpha", low=0.0, low_open=True)
+    e = check_real(eta, "eta", low=0.0, low_open=True)
+    W = _codes(words, "words", V)
+    T, N = W.shape
+    if T * N * np.log(K) > np.log(MAX_ASSIGNMENTS) + 1e-9:
+        raise ValueError(f"words: {K}^{T * N} assignments exceed the {MAX_ASSIGNMENTS} this "
+                         "exact enumeration allows.")
+    Z = np.stack(np.unravel_index(np.arange(K ** (T * N)), (K,) * (T * N)), axis=1)
+    onehot = np.eye(K)[Z].reshape(-1, T, N, K)  # (C, T, N, K)
+    ndk = onehot.sum(axis=2)  # (C, T, K)
+    nwk = np.einsum("ctnk,tnv->cvk", onehot, np.eye(V)[W])  # (C, V, K)
+    docs = (gammaln(ndk + a).sum(axis=2) - gammaln(N + K * a)).sum(axis=1)
+    topics = (gammaln(nwk + e).sum(axis=1) - gammaln(nwk.sum(axis=1) + V * e)).sum(axis=1)
+    logs = (docs - T * _log_dirichlet_norm(a, K) + topics - K * _log_dirichlet_norm(e, V))
+    top = logs.max()
+    return float(top + np.log(np.exp(logs - top).sum()))
 
 
 def _token_conditional(ndk_row, nwk_row, nk, alpha, eta, V):

@@ -213,3 +213,20 @@ def match_topics(true_beta, est_beta):
     cost = 0.5 * np.abs(true_beta[:, None, :] - est_beta[None, :, :]).sum(axis=2)
     rows, cols = linear_sum_assignment(cost)
     return cost[rows, cols]
+
+
+def document_likelihood_given_beta(words_t, beta, alpha):
+    """``p(w_t | alpha, beta)`` for each row of ``beta`` (shape (R, K, V)): Theta_t
+    integrated (Dirichlet moments), z_t enumerated."""
+    R, K, _ = beta.shape
+    N = len(words_t)
+    total = np.zeros(R)
+    for z in itertools.product(range(K), repeat=N):
+        n = np.bincount(z, minlength=K)
+        log_theta = (float(np.sum(gammaln(alpha + n)) - gammaln(K * alpha + N))
+                     - (K * float(gammaln(alpha)) - float(gammaln(K * alpha))))
+        words_term = np.ones(R)
+        for pos, k in enumerate(z):
+            words_term = words_term * beta[:, k, words_t[pos]]
+        total += math.exp(log_theta) * words_term
+    return total

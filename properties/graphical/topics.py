@@ -11,12 +11,19 @@ from scipy import integrate, stats
 from scipy.special import betaln
 from sklearn.decomposition import LatentDirichletAllocation
 
-from algorithms.graphical import LDATopicModel, lda_log_joint, sample_lda_corpus
+from algorithms.graphical import (
+    LDATopicModel,
+    lda_log_evidence,
+    lda_log_joint,
+    sample_lda_corpus,
+)
 from algorithms.graphical._topics import collapsed_gibbs
 from mltheory import ErratumKind, Expect, Method, claim, evidence
+from mltheory.stats import hoeffding_interval
 from properties.graphical.support_approx import (
     check_endpoint_frequencies,
     dirichlet_multinomial_log_joint,
+    document_likelihood_given_beta,
     exact_lda_posterior,
     match_topics,
     reference_gibbs_site_kernel,
@@ -222,3 +229,84 @@ def check_recovery(beta, estimated, threshold=0.15):
     evidence.worst("max TV(planted, estimated topic)", float(tv.max()))
     assert tv.max() <= threshold, f"a planted topic was missed: TVs {np.round(tv, 3)}"
     return tv
+
+
+def check_corpus_loglik_is_sum_over_documents(W, K, V, alpha, eta):
+    """(12.25) read as the corpus log-likelihood: ln p(W) = sum_t ln p(w_t), both sides
+    by the reference enumeration."""
+    whole = exact_lda_posterior(W, K, V, alpha, eta)[2]
+    parts = sum(exact_lda_posterior(W[t:t + 1], K, V, alpha, eta)[2] for t in range(len(W)))
+    evidence.worst("|ln p(W) - sum_t ln p(w_t)|", abs(whole - parts))
+    assert abs(whole - parts) <= 1e-9 * (1 + abs(whole)), (
+        f"ln p(W | alpha, eta) = {whole:.6g} but sum_t ln p(w_t | alpha, eta) = {parts:.6g}")
+
+
+@claim(
+    id="topics.loglik_12_25_as_written",
+    source="003 §12.6 (12.25)",
+    statement="(As printed) the log-likelihood of the corpus, maximised over (alpha, eta), "
+    "is LL(alpha, eta) = sum_t ln p(w_t | alpha, eta): a sum of per-document marginal "
+    "log-likelihoods.",
+    method=Method.ENUMERATION,
+    tags=("graphical", "topics", "erratum"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.MISSING_CONDITION,
+    corrected_by="topics.loglik_12_25",
+    explanation="In the model of (12.24) the topics beta are drawn once from Dir(eta) and "
+    "shared by all documents, so the documents are dependent given (alpha, eta): "
+    "p(W | alpha, eta) = E_beta[prod_t p(w_t | alpha, beta)] != prod_t p(w_t | alpha, eta). "
+    "The sum over documents holds given beta (beta a fixed parameter, as in the original "
+    "LDA), not after integrating it with prior eta. Smallest case: two one-word documents, "
+    "one topic, two words: p(W) = eta(eta + 1)/(2 eta (2 eta + 1)) against 1/4.",
+)
+@given(T=st.integers(2, 3), N=st.integers(1, 2), K=st.integers(1, 2), V=st.integers(2, 3),
+       alpha=st.floats(0.1, 3.0), eta=st.floats(0.1, 3.0), seed=st.integers(0, 2**16))
+def loglik_as_written(T, N, K, V, alpha, eta, seed):
+    W = np.random.default_rng(seed).integers(V, size=(T, N))
+    check_corpus_loglik_is_sum_over_documents(W, K, V, alpha, eta)
+
+
+def check_log_evidence(W, K, V, alpha, eta, rng, n_draws, log_evidence=lda_log_evidence):
+    """``lda_log_evidence`` against the reference enumeration, and against a Monte-Carlo
+    average of prod_t p(w_t | alpha, beta) over beta ~ Dir(eta) (numpy's sampler), the
+    values lying in [0, 1]: Hoeffding interval at confidence 1 - 1e-6."""
+    ours = log_evidence(W, n_topics=K, vocabulary_size=V, alpha=alpha, eta=eta)
+    ref = exact_lda_posterior(W, K, V, alpha, eta)[2]
+    evidence.worst("|lda_log_evidence - enumeration|", abs(ours - ref))
+    assert abs(ours - ref) <= 1e-10 * (1 + abs(ref)), f"ln p(W) {ours} vs reference {ref}"
+    check_evidence_monte_carlo(W, K, V, alpha, eta, float(np.exp(ours)), rng, n_draws)
+
+
+def check_evidence_monte_carlo(W, K, V, alpha, eta, value, rng, n_draws):
+    """``value`` (a claimed p(W | alpha, eta)) inside the Hoeffding interval of the
+    average of prod_t p(w_t | alpha, beta) over beta ~ Dir(eta)."""
+    beta = rng.dirichlet(np.full(V, eta), size=(n_draws, K))
+    values = np.ones(n_draws)
+    for t in range(W.shape[0]):
+        values *= document_likelihood_given_beta(W[t], beta, alpha)
+    lo, hi = hoeffding_interval(float(values.mean()), n_draws, 0.0, 1.0, CONFIDENCE)
+    product = float(np.exp(sum(exact_lda_posterior(W[t:t + 1], K, V, alpha, eta)[2]
+                               for t in range(W.shape[0]))))
+    evidence.note(f"W = {W.tolist()}: p(W) = {value:.4f}, Monte Carlo "
+                  f"[{lo:.4f}, {hi:.4f}], product of document marginals {product:.4f}")
+    assert lo <= value <= hi, (
+        f"p(W) = {value:.5f} outside the Monte-Carlo interval [{lo:.5f}, {hi:.5f}]")
+
+
+@claim(
+    id="topics.loglik_12_25",
+    source="003 §12.6 (12.25)-(12.26)",
+    statement="The corpus log-likelihood in alpha and eta (and the denominator of (12.26)) "
+    "is ln p(W | alpha, eta) = ln sum_z p(W, z | alpha, eta) = "
+    "ln E_{beta ~ Dir(eta)}[prod_t p(w_t | alpha, beta)]: documents are independent given "
+    "the topics beta, and the sum over documents of (12.25) holds for ln p(W | alpha, beta). "
+    "Checked by exact enumeration and by Monte Carlo over beta (Hoeffding, confidence "
+    "1 - 1e-6).",
+    method=Method.SIMULATION,
+    tags=("graphical", "topics"),
+)
+def loglik_12_25(rng, scale):
+    for W, K, V in ((np.array([[0], [0]]), 1, 2), (np.array([[0], [1], [0]]), 2, 2),
+                    (np.array([[1], [1]]), 2, 3)):
+        alpha, eta = rng.uniform(0.2, 2.0, size=2)
+        check_log_evidence(W, K, V, alpha, eta, rng, 20000 * scale)

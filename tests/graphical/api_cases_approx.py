@@ -107,6 +107,12 @@ CASES: dict[str, Case] = {
                           {"n_topics": 2, "vocabulary_size": 6, "alpha": 0.5, "eta": 0.5}),
         invalid={"n_topics": [0], "alpha": [0.0], "words": [np.full((2, 3), 9)]},
     ),
+    "lda_log_evidence": Case(
+        call=lambda rng: ((np.array([[0, 1], [2, 2]]),),
+                          {"n_topics": 2, "vocabulary_size": 3, "alpha": 0.5, "eta": 0.5}),
+        invalid={"n_topics": [0], "eta": [0.0], "alpha": [-1.0],
+                 "words": [np.full((2, 2), 7), np.zeros((5, 4))]},
+    ),
     "LDATopicModel": Case(
         call=lambda rng: ((_corpus(rng),), {}),
         init=lambda: {"n_components": 2, "max_iter": 3, "random_state": 0},

@@ -19,6 +19,7 @@ from algorithms.graphical import (
     gibbs_kernel,
     gibbs_sample_discrete,
     lda_collapsed_log_joint,
+    lda_log_evidence,
     lda_log_joint,
     mean_field,
     metropolis_hastings,
@@ -253,3 +254,13 @@ def test_lda_estimator_attributes_transform_and_determinism():
                        .sum(axis=1), 1)
     with pytest.raises(ValueError, match="X"):
         LDATopicModel(2).fit(-X)
+
+
+def test_lda_log_evidence_closed_form_and_cap():
+    eta = 0.7  # one topic: p(w_1 = w_2 = 0) = E[beta_0^2] under Beta(eta, eta)
+    ours = lda_log_evidence(np.array([[0], [0]]), n_topics=1, vocabulary_size=2, alpha=1.0,
+                            eta=eta)
+    assert np.exp(ours) == pytest.approx(eta * (eta + 1) / (2 * eta * (2 * eta + 1)))
+    with pytest.raises(ValueError, match="words"):
+        lda_log_evidence(np.zeros((4, 5), dtype=int), n_topics=2, vocabulary_size=2,
+                         alpha=1.0, eta=1.0)  # 2^20 assignments

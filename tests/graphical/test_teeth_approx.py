@@ -18,6 +18,7 @@ from algorithms.graphical import (
     categorical_mixture_log_likelihood,
     gibbs_kernel,
     gibbs_sample_discrete,
+    lda_log_evidence,
     lda_log_joint,
     mean_field,
     metropolis_hastings,
@@ -44,6 +45,8 @@ from properties.graphical.support_approx import (
     reversible_chain,
 )
 from properties.graphical.topics import (
+    check_evidence_monte_carlo,
+    check_log_evidence,
     check_log_joint_reference,
     check_recovery,
     check_sampler_marginal,
@@ -321,3 +324,30 @@ def test_recovery_check_refutes_shifted_topics():
     check_recovery(beta, beta)
     with pytest.raises(AssertionError):
         check_recovery(beta, np.roll(beta, 2, axis=1))  # every topic two words off
+
+
+def test_log_evidence_check_refutes_the_sum_over_documents():
+    W = np.array([[0], [1], [0]])
+    rng = np.random.default_rng(0)
+    check_log_evidence(W, 2, 2, 0.8, 0.5, rng, 20000)
+
+    def per_document(words, **kw):  # (12.25) as printed
+        return sum(lda_log_evidence(words[t:t + 1], **kw) for t in range(len(words)))
+
+    with pytest.raises(AssertionError):
+        check_log_evidence(W, 2, 2, 0.8, 0.5, rng, 20000, log_evidence=per_document)
+
+    def halved_eta(words, *, eta, **kw):  # a constant halved
+        return lda_log_evidence(words, eta=eta / 2, **kw)
+
+    with pytest.raises(AssertionError):
+        check_log_evidence(W, 2, 2, 0.8, 0.5, rng, 20000, log_evidence=halved_eta)
+
+
+def test_monte_carlo_evidence_check_refutes_the_product_of_document_marginals():
+    W, K, V, alpha, eta = np.array([[0], [0]]), 1, 2, 1.0, 0.5
+    per_doc = np.exp(lda_log_evidence(W[:1], n_topics=K, vocabulary_size=V, alpha=alpha,
+                                      eta=eta))
+    with pytest.raises(AssertionError):  # 1/4 against the true eta(eta+1)/(2eta(2eta+1))
+        check_evidence_monte_carlo(W, K, V, alpha, eta, per_doc**2,
+                                   np.random.default_rng(0), 20000)
