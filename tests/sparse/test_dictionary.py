@@ -121,6 +121,30 @@ def test_fit_is_deterministic_and_scale_equivariant():
     np.testing.assert_allclose(c.codes_, 1e3 * a.codes_, rtol=1e-6, atol=1e-6)
 
 
+def test_learned_dictionary_is_as_good_as_sklearns():
+    """Same data, same (10.14) (scikit-learn's alpha = lambda / 2), 8 rounds each: K-SVD
+    with LASSO coding reaches an objective within 20 % of scikit-learn's block-coordinate
+    dictionary learning (different algorithms, different local minima: 16.4 vs 15.6
+    measured here, and ours lower on other seeds)."""
+    from sklearn.decomposition import DictionaryLearning as SkDictionaryLearning
+
+    X, _, _ = _sparse_data(seed=0, d=6, k=8, m=30)
+    lam = 0.2
+    ours = _quiet_fit(DictionaryLearning(n_components=8, lam=lam, max_iter=8, tol=0.0,
+                                         random_state=0), X)
+    sk = SkDictionaryLearning(n_components=8, alpha=lam / 2, max_iter=8, tol=0.0,
+                              fit_algorithm="cd", transform_algorithm="lasso_cd",
+                              transform_alpha=lam / 2, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        codes = sk.fit_transform(X)
+
+    def objective(components, codes):
+        return float(np.sum((X - codes @ components) ** 2) + lam * np.abs(codes).sum())
+
+    assert objective(ours.components_, ours.codes_.T) <= 1.2 * objective(sk.components_, codes)
+
+
 def test_omp_coding_learns_with_at_most_t_atoms_per_sample():
     X, _, _ = _sparse_data(m=20)
     est = _quiet_fit(DictionaryLearning(n_components=8, coding="omp", n_nonzero_coefs=2,
