@@ -328,3 +328,60 @@ def test_send_rule_check_refutes_the_literal_rule(monkeypatch):
                         lambda rule, edges: real("nodes", edges))
     _run("beliefprop.send_rule")
     _run("beliefprop.send_rule_as_printed")
+
+
+def test_params_check_refutes_a_transposed_transition_reading(monkeypatch):
+    from properties.graphical.support_exact import hmm_joint_table
+
+    monkeypatch.setattr(hmm_claims, "hmm_joint_table",
+                        lambda A, B, pi, n: hmm_joint_table(A.T / A.T.sum(axis=1, keepdims=True),
+                                                            B, pi, n))
+    _run("hmm.params_12_2_12_4")
+
+
+def test_params_check_refutes_an_unvalidated_transition(monkeypatch):
+    monkeypatch.setattr(hmm_claims, "hmm_log_likelihood", lambda *args: 0.0)
+    _run("hmm.params_12_2_12_4")
+
+
+def test_markov_chain_check_refutes_a_second_order_chain(monkeypatch):
+    from properties.graphical.support_exact import hmm_joint_table
+
+    def second_order(A, B, pi, n):  # y_3 reweighted by agreement with y_1
+        P = hmm_joint_table(A, B, pi, n)
+        if n >= 3 and A.shape[0] > 1:
+            N = A.shape[0]
+            w = 1.0 + 2.0 * np.equal.outer(np.arange(N), np.arange(N))
+            shape = [1] * P.ndim
+            shape[n], shape[n + 2] = N, N
+            P = P * w.reshape(shape)
+            P = P / P.sum()
+        return P
+
+    monkeypatch.setattr(hmm_claims, "hmm_joint_table", second_order)
+    _run("hmm.markov_chain")
+
+
+def test_viterbi_check_refutes_per_step_decoding(monkeypatch):
+    def greedy(A, B, pi, x):  # the most likely state at each step on its own
+        path = np.argmax(B[:, x], axis=0)
+        with np.errstate(divide="ignore"):
+            return path, float(np.log(pi[path[0]] * B[path[0], x[0]] * np.prod(
+                A[path[:-1], path[1:]] * B[path[1:], x[1:]])))
+
+    monkeypatch.setattr(hmm_claims, "hmm_viterbi", greedy)
+    _run("hmm.viterbi_max_joint")
+
+
+def test_long_chain_check_refutes_a_naive_partition(monkeypatch):
+    def naive(T, S, lam, mu):  # exp of the scores: overflows for long chains
+        edge = np.tensordot(lam, T, axes=1)
+        node = np.tensordot(mu, S, axes=1)
+        with np.errstate(over="ignore", invalid="ignore"):
+            alpha = np.exp(node[0])
+            for i in range(edge.shape[0]):
+                alpha = np.exp(node[i + 1]) * (alpha @ np.exp(edge[i]))
+            return float(np.log(alpha.sum()))
+
+    monkeypatch.setattr(crf_claims, "crf_log_partition", naive)
+    _run("crf.forward_long_chain")
