@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.stats import chi2
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from algorithms._validation import (
@@ -37,12 +38,18 @@ from algorithms._validation import (
 )
 from algorithms.rules._foil import foil_gain
 
-__all__ = ["Condition", "Rule", "SequentialCoveringClassifier"]
+__all__ = [
+    "Condition",
+    "Rule",
+    "SequentialCoveringClassifier",
+    "likelihood_ratio_statistic",
+]
 
 #: Literal-quality measures of the general-to-specific search.
 CRITERIA = ("foil_gain", "precision", "laplace")
-#: Pruning modes: none, or reduced-error post-pruning on a validation split.
-PRUNING = (None, "rep")
+#: Pruning modes: none, reduced-error post-pruning on a validation split ("rep"), or
+#: pre-pruning by the likelihood-ratio significance test ("lrs").
+PRUNING = (None, "rep", "lrs")
 #: Comparison operators of the literal language.
 OPERATORS = ("<=", ">", "==")
 
@@ -122,12 +129,52 @@ def _scores(criterion: str, p0: int, n0: int, p1: np.ndarray, n1: np.ndarray) ->
     return (p1 + 1.0) / (p1 + n1 + 2.0)
 
 
+def likelihood_ratio_statistic(p: object, n: object, P: object, N: object) -> np.ndarray:
+    """CN2's likelihood-ratio statistic ``2 sum_c f_c ln(f_c / e_c)`` of a rule covering
+    ``p`` positives and ``n`` negatives, against the class shares ``P : N`` of the examples
+    it is learned from (``e_c`` = covered count times the share; ``0 ln 0 = 0``).
+    Asymptotically chi-square with 1 degree of freedom when the rule is uninformative.
+
+    ``p, n`` broadcast; requires ``0 <= p <= P``, ``0 <= n <= N`` and ``p + n >= 1``.
+    """
+    arrs = []
+    for name, v in (("p", p), ("n", n), ("P", P), ("N", N)):
+        a = np.asarray(v)
+        if a.dtype.kind not in "iuf" or (a.dtype.kind == "f" and not np.all(
+                np.isfinite(a) & (a == np.round(a)))) or np.any(a < 0):
+            raise ValueError(f"{name} must hold non-negative integer counts, got {v!r}.")
+        arrs.append(a.astype(float))
+    pa, na, Pa, Na = arrs
+    try:
+        pa, na = np.broadcast_arrays(pa, na)
+    except ValueError as exc:
+        raise ValueError(f"p and n must broadcast to one shape: {exc}") from exc
+    if Pa.ndim or Na.ndim:
+        raise ValueError("P and N must be scalars (the class counts the rule is learned from).")
+    if np.any(pa > Pa) or np.any(na > Na):
+        raise ValueError("p must not exceed P and n must not exceed N.")
+    if np.any(pa + na < 1):
+        raise ValueError("p and n: the rule must cover at least one example (p + n >= 1).")
+    return _lrs(pa, na, float(Pa), float(Na))
+
+
+def _lrs(p: np.ndarray, n: np.ndarray, P: float, N: float) -> np.ndarray:
+    cov = p + n
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tp = np.where(p > 0, p * np.log(p / (cov * P / (P + N))), 0.0)
+        tn = np.where(n > 0, n * np.log(n / (cov * N / (P + N))), 0.0)
+    return 2.0 * (tp + tn)
+
+
 def _grow_rule(L: np.ndarray, pos: np.ndarray, neg: np.ndarray, criterion: str,
-               max_length: float) -> list[int]:
+               max_length: float, threshold: float | None = None) -> list[int]:
     """General-to-specific search: from the empty rule, add the best literal that keeps a
     positive and drops a negative, until no negative is covered (or no literal qualifies,
-    or the length cap is reached). Returns the literal indices in order of addition."""
+    or the length cap is reached). With ``threshold`` (pre-pruning), a literal qualifies
+    only if the refined rule's likelihood-ratio statistic reaches it. Returns the literal
+    indices in order of addition."""
     conds: list[int] = []
+    P, N = int(pos.sum()), int(neg.sum())
     pos, neg = pos.copy(), neg.copy()
     # counts by row selection and column sums (no BLAS: a threaded matrix-vector product
     # gains nothing at these sizes and thrashes on a shared machine)
@@ -136,6 +183,8 @@ def _grow_rule(L: np.ndarray, pos: np.ndarray, neg: np.ndarray, criterion: str,
         p1 = L[pos].sum(axis=0, dtype=np.int64)
         n1 = L[neg].sum(axis=0, dtype=np.int64)
         ok = (p1 >= 1) & (n1 < n0)
+        if threshold is not None:
+            ok &= _lrs(p1.astype(float), n1.astype(float), P, N) >= threshold
         if not ok.any():
             break
         score = np.full(p1.shape, -np.inf)
@@ -263,11 +312,16 @@ class SequentialCoveringClassifier(ClassifierMixin, BaseEstimator):
     categorical_features : array-like of int or None, default=None
         Indices of the discrete attributes (literals ``x_j == v``); the others are
         numeric (threshold literals).
-    pruning : {None, "rep"}, default=None
+    pruning : {None, "rep", "lrs"}, default=None
         ``"rep"``: grow on a random part of the data and prune by reduced-error pruning
-        on the held-out ``validation_fraction`` (003 §13.3 with §2.4.2).
+        on the held-out ``validation_fraction`` (003 §13.3 with §2.4.2). ``"lrs"``:
+        pre-pruning (CN2): a literal is added only if the refined rule's
+        likelihood-ratio statistic reaches the chi-square (1 d.f.) critical value at
+        ``significance``; a class's covering stops when no significant rule exists.
     validation_fraction : float in (0, 1), default=1/3
-        Share of the samples held out for pruning.
+        Share of the samples held out for pruning (``"rep"``).
+    significance : float in (0, 1), default=0.05
+        Level of the likelihood-ratio test (``"lrs"``).
     random_state : int, Generator or None
         Draws the grow/validation split.
 
@@ -300,12 +354,14 @@ class SequentialCoveringClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, *, criterion: str = "foil_gain", max_rule_length: int | None = None,
                  categorical_features: object = None, pruning: str | None = None,
-                 validation_fraction: float = 1 / 3, random_state: object = None) -> None:
+                 validation_fraction: float = 1 / 3, significance: float = 0.05,
+                 random_state: object = None) -> None:
         self.criterion = criterion
         self.max_rule_length = max_rule_length
         self.categorical_features = categorical_features
         self.pruning = pruning
         self.validation_fraction = validation_fraction
+        self.significance = significance
         self.random_state = random_state
 
     def _categorical(self, d: int) -> np.ndarray:
@@ -333,7 +389,10 @@ class SequentialCoveringClassifier(ClassifierMixin, BaseEstimator):
         max_len = np.inf if self.max_rule_length is None else check_int(
             self.max_rule_length, "max_rule_length", low=1)
         if self.pruning is not None:
-            check_choice(self.pruning, "pruning", ("rep",))
+            check_choice(self.pruning, "pruning", ("rep", "lrs"))
+        alpha = check_real(self.significance, "significance", low=0.0, high=1.0,
+                           low_open=True, high_open=True)
+        threshold = float(chi2.isf(alpha, 1)) if self.pruning == "lrs" else None
         frac = check_real(self.validation_fraction, "validation_fraction", low=0.0,
                           high=1.0, low_open=True, high_open=True)
         X, codes = validate_classification(self, X, y)
@@ -365,7 +424,9 @@ class SequentialCoveringClassifier(ClassifierMixin, BaseEstimator):
                 if not pos.any():
                     break
                 neg = remaining & (cg != c)
-                conds = _grow_rule(L, pos, neg, criterion, max_len)
+                conds = _grow_rule(L, pos, neg, criterion, max_len, threshold)
+                if threshold is not None and not conds:
+                    break  # no significant rule: the class's remaining positives stay
                 covered = remaining & (L[:, conds].all(axis=1) if conds else True)
                 trace.append({"class": int(c), "positives": int(pos.sum()),
                               "negatives": int(neg.sum()),
@@ -375,6 +436,7 @@ class SequentialCoveringClassifier(ClassifierMixin, BaseEstimator):
                 rule_codes.append(int(c))
                 remaining &= ~covered
         self.n_rounds_ = len(rules)
+        self.lrs_threshold_ = threshold
         self.covering_trace_ = trace
         self.unpruned_rules_ = self._as_rules(literals, rules, rule_codes)
         self.validation_accuracy_history_: list[float] = []

@@ -11,14 +11,17 @@ accuracy does not suffer). Each claim below checks one of these statements on
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
 from hypothesis import example, given
 from hypothesis import strategies as st
+from scipy import stats
 
-from algorithms.rules import SequentialCoveringClassifier
+from algorithms.rules import SequentialCoveringClassifier, likelihood_ratio_statistic
 from mltheory import Method, claim, evidence
+from mltheory.numeric import Tolerance, assert_close
 from mltheory.stats import check_probability_at_least
 from properties.rules.strategies import RuleTable, rule_tables
 from properties.rules.support import (
@@ -293,15 +296,18 @@ def _noisy_problem(rng: np.random.Generator):
 
 
 def run_overfit(rng: np.random.Generator, trials: int,
-                fit: Callable[..., SequentialCoveringClassifier]) -> tuple[int, int, int, list]:
+                fit: Callable[..., SequentialCoveringClassifier],
+                test_on_train: bool = False) -> tuple[int, int, int, list]:
     """Per problem: unpruned (all training data) and REP-pruned rule lists; returns
-    (pruned wins, differing trials, unpruned train > test accuracy count, test gains)."""
+    (pruned wins, differing trials, unpruned train > test accuracy count, test gains).
+    ``test_on_train`` is the broken variant of the teeth tests (test slice = train)."""
     wins = differ = gaps = 0
     gains = []
     done = 0
     while done < trials:
         X, y, _ = _noisy_problem(rng)
-        tr, te = slice(0, OVERFIT_TRAIN), slice(OVERFIT_TRAIN, None)
+        tr = slice(0, OVERFIT_TRAIN)
+        te = tr if test_on_train else slice(OVERFIT_TRAIN, None)
         if np.unique(y[tr]).size < 2:
             continue
         done += 1
@@ -314,6 +320,20 @@ def run_overfit(rng: np.random.Generator, trials: int,
         differ += int(a_pruned != a_full)
         wins += int(a_pruned > a_full)
     return wins, differ, gaps, gains
+
+
+def check_overfit(rng: np.random.Generator, trials: int,
+                  fit: Callable[..., SequentialCoveringClassifier],
+                  test_on_train: bool = False) -> None:
+    """The two decisions of rules.greedy_overfit on ``trials`` simulated problems."""
+    wins, differ, gaps, gains = run_overfit(rng, trials, fit, test_on_train)
+    evidence.record("mean test accuracy gain of pruned over unpruned", float(np.mean(gains)))
+    evidence.series("test accuracy gain per problem", list(range(len(gains))), gains,
+                    kind="scatter", xlabel="problem", ylabel="pruned - unpruned")
+    check_probability_at_least(gaps, trials, 0.5,
+                               label="P(unpruned training accuracy > test accuracy)")
+    check_probability_at_least(wins, max(differ, 1), 0.5,
+                               label="P(pruned more accurate | test accuracies differ)")
 
 
 @claim(
@@ -329,12 +349,84 @@ def run_overfit(rng: np.random.Generator, trials: int,
     tags=("rules", "pruning", "slow"),
 )
 def greedy_overfit(rng, scale):
-    trials = OVERFIT_TRIALS * scale
-    wins, differ, gaps, gains = run_overfit(rng, trials, SequentialCoveringClassifier)
-    evidence.record("mean test accuracy gain of pruned over unpruned", float(np.mean(gains)))
-    evidence.series("test accuracy gain per problem", list(range(len(gains))), gains,
-                    kind="scatter", xlabel="problem", ylabel="pruned - unpruned")
-    check_probability_at_least(gaps, trials, 0.5,
-                               label="P(unpruned training accuracy > test accuracy)")
-    check_probability_at_least(wins, max(differ, 1), 0.5,
-                               label="P(pruned more accurate | test accuracies differ)")
+    check_overfit(rng, OVERFIT_TRIALS * scale, SequentialCoveringClassifier)
+
+
+#: The likelihood-ratio statistic against scipy's G-test: sums of a few x ln(x/e) with
+#: counts below 1e2, evaluated in different orders (a few ulps of the largest term).
+LRS_ROUNDING = Tolerance(rtol=1e-10, atol=1e-10,
+                         reason="sums of x ln(x/e) over counts < 1e2 in two evaluation "
+                         "orders")
+
+
+def check_lrs(est: SequentialCoveringClassifier, X: np.ndarray, y: np.ndarray,
+              categorical: tuple[int, ...], alpha: float) -> None:
+    """Pre-pruning by the likelihood-ratio test: the threshold is scipy's chi-square
+    (1 d.f.) critical value; every prefix of every rule is significant by scipy's G-test
+    (power_divergence, log-likelihood) on the examples left at its round, which also
+    matches likelihood_ratio_statistic; a class's covering stops with positives left only
+    when no single literal gives a qualifying significant rule (brute force)."""
+    threshold = float(stats.chi2.ppf(1.0 - alpha, 1))
+    assert_close(est.lrs_threshold_, threshold, LRS_ROUNDING, label="threshold error")
+
+    def g_test(p, n, P, N):
+        cov = p + n
+        return float(stats.power_divergence([p, n], [cov * P / (P + N), cov * N / (P + N)],
+                                            lambda_="log-likelihood").statistic)
+
+    labels, counts = np.unique(y, return_counts=True)
+    order = labels[np.argsort(counts, kind="stable")]
+    lits = brute_literals(X, categorical)
+    masks = [np.array([_holds_one(lit, x) for x in X]) for lit in lits]
+    remaining = np.ones(X.shape[0], dtype=bool)
+    rules = list(est.unpruned_rules_)
+    worst = 0.0
+    for c in order[:-1]:
+        while rules and rules[0].prediction == c:
+            rule = rules.pop(0)
+            pos, neg = remaining & (y == c), remaining & (y != c)
+            P, N = int(pos.sum()), int(neg.sum())
+            cov = remaining.copy()
+            assert rule.conditions, "pre-pruning kept an empty rule"
+            for k, cond in enumerate(rule.conditions):
+                cov &= masks[lits.index((cond.feature, cond.operator, cond.value))]
+                p, n = int((cov & pos).sum()), int((cov & neg).sum())
+                ref = g_test(p, n, P, N)
+                ours = float(likelihood_ratio_statistic(p, n, P, N))
+                assert_close(ours, ref, LRS_ROUNDING, label="LRS error vs scipy G-test")
+                worst = max(worst, threshold / ref if ref > 0 else math.inf)
+                assert ref >= threshold - 1e-9, (
+                    f"prefix {k + 1} of {rule}: G = {ref} below the critical {threshold}")
+            remaining &= ~cov
+        pos, neg = remaining & (y == c), remaining & (y != c)
+        if pos.any() and neg.any():
+            P, N = int(pos.sum()), int(neg.sum())
+            for m in masks:
+                p, n = int((pos & m).sum()), int((neg & m).sum())
+                if p >= 1 and n < N:
+                    assert g_test(p, n, P, N) < threshold + 1e-9, (
+                        f"class {c!r}: covering stopped though a literal gives G = "
+                        f"{g_test(p, n, P, N)} >= {threshold}")
+    assert not rules, "rules left over after replaying every class in order"
+    evidence.worst("critical value / G of the weakest kept prefix (1 = on the edge)",
+                   worst if worst != math.inf else 0.0)
+
+
+@claim(
+    id="rules.lrs_prepruning",
+    source="003 §13.3; Clark and Niblett 1989, CN2 (likelihood-ratio significance)",
+    statement="Pre-pruning with a significance test: a literal is added only if the "
+    "refined rule's likelihood-ratio statistic 2 sum f_c ln(f_c/e_c) (expected counts from "
+    "the class shares of the remaining examples) reaches the chi-square(1) critical value "
+    "at level alpha; so every kept rule and each of its prefixes is significant, and a "
+    "class's covering stops only when no significant literal exists.",
+    method=Method.REFERENCE,
+    tags=("rules", "pruning"),
+)
+@given(table=rule_tables(max_size=30), alpha=st.sampled_from([0.5, 0.2, 0.05, 0.01]),
+       criterion=CRITERIA)
+def lrs_prepruning(table, alpha, criterion):
+    est = SequentialCoveringClassifier(
+        criterion=criterion, pruning="lrs", significance=alpha,
+        categorical_features=list(table.categorical)).fit(table.X, table.y)
+    check_lrs(est, table.X, table.y, table.categorical, alpha)

@@ -9,10 +9,11 @@ by tests/rules/test_algorithms.py and the api_cases fuzzing instead.
 from algorithms.rules import SequentialCoveringClassifier
 
 INSTANCES: dict = {
-    # unpruned and pruned (the validation split draws from random_state)
+    # unpruned, post-pruned (the validation split draws from random_state), pre-pruned
     "SequentialCoveringClassifier": lambda: [
         SequentialCoveringClassifier(),
         SequentialCoveringClassifier(pruning="rep", max_rule_length=3, random_state=0),
+        SequentialCoveringClassifier(pruning="lrs", criterion="laplace"),
     ],
 }
 EXPECTED_FAILED_CHECKS: dict = {}

@@ -224,3 +224,21 @@ def test_clause_lgg_plotkin_example_and_subsumption():
     assert theta_subsumes(c, d) is None
     assert match(f(X_, X_), f("a", "b")) is None
     assert match(f(X_, "b"), f("a", "b")) == {X_: "a"}
+
+
+def test_lrs_prepruning_keeps_fewer_rules_on_noisy_data_and_matches_the_g_test():
+    from scipy.stats import power_divergence
+
+    from algorithms.rules import likelihood_ratio_statistic
+
+    rng = np.random.default_rng(3)
+    X, y = _conjunction(300, rng)
+    y = np.where(rng.random(y.size) < 0.15, 1 - y, y)
+    pre = SequentialCoveringClassifier(pruning="lrs", significance=0.01).fit(X, y)
+    full = SequentialCoveringClassifier().fit(X, y)
+    assert 1 <= len(pre.rules_) < len(full.rules_)
+    assert pre.lrs_threshold_ == pytest.approx(6.634896601021214)  # chi2(1) at 0.99
+    # hand case: 10 of 12 covered are positive, prior 30 : 70
+    g = power_divergence([10, 2], [12 * 0.3, 12 * 0.7], lambda_="log-likelihood")
+    assert float(likelihood_ratio_statistic(10, 2, 30, 70)) == pytest.approx(g.statistic)
+    assert float(likelihood_ratio_statistic(3, 7, 30, 70)) == pytest.approx(0.0, abs=1e-12)

@@ -33,6 +33,8 @@ from properties.rules.covering import (
     check_covering,
     check_decision_list,
     check_greedy_search,
+    check_lrs,
+    check_overfit,
     check_rep,
     run_overfit,
 )
@@ -165,6 +167,37 @@ def test_overfit_simulation_refutes_a_sign_flipped_pruning(monkeypatch):
                                      SequentialCoveringClassifier)
     decision = decide_at_least(wins, max(differ, 1), 0.5)
     assert decision.refuted, decision.describe()
+
+
+def test_overfit_simulation_refutes_testing_on_the_training_data():
+    """The test slice shifted onto the training slice: no overfitting can be seen."""
+    with pytest.raises(AssertionError, match="training accuracy > test"):
+        check_overfit(np.random.default_rng(3), 30, SequentialCoveringClassifier,
+                      test_on_train=True)
+
+
+@pytest.mark.parametrize("broken", ["halved", "df2"])
+def test_lrs_check_refutes_a_halved_statistic_or_a_wrong_df(monkeypatch, broken):
+    if broken == "halved":
+        lrs = covering_module._lrs
+        monkeypatch.setattr(covering_module, "_lrs", lambda *a: lrs(*a) / 2)
+    else:
+        from scipy.stats import chi2
+
+        class TwoDF:
+            @staticmethod
+            def isf(alpha, df):
+                return chi2.isf(alpha, df + 1)
+
+        monkeypatch.setattr(covering_module, "chi2", TwoDF)
+
+    @given(table=rule_tables(max_size=30))
+    def check(table):
+        est = SequentialCoveringClassifier(pruning="lrs", significance=0.2).fit(
+            table.X, table.y)
+        check_lrs(est, table.X, table.y, (), 0.2)
+
+    assert_refutes(check)
 
 
 # ---------------------------------------------------------------------------
