@@ -385,3 +385,28 @@ def test_long_chain_check_refutes_a_naive_partition(monkeypatch):
 
     monkeypatch.setattr(crf_claims, "crf_log_partition", naive)
     _run("crf.forward_long_chain")
+
+
+def test_forward_derivation_refutes_an_off_by_one_joint(monkeypatch):
+    import proofs.graphical.exact_inference as proof
+
+    def emission_lag(y):  # x_i emitted by y_{i-1}
+        out = proof.pi[y[0]] * proof.b[y[0], 0]
+        for i in range(1, len(y)):
+            out *= proof.a[y[i - 1], y[i]] * proof.b[y[i - 1], i]
+        return out
+
+    monkeypatch.setattr(proof, "printed_joint", emission_lag)
+    _run("hmm.forward_symbolic")
+
+
+def test_elimination_derivation_refutes_a_halved_elimination(monkeypatch):
+    import proofs.graphical.exact_inference as proof
+
+    def halved(factors, query, *args, **kwargs):
+        res = variable_elimination(factors, query, *args, **kwargs)
+        res.probabilities = res.probabilities * np.array([0.5, 1.0])
+        return res
+
+    monkeypatch.setattr(proof, "variable_elimination", halved)
+    _run("ve.distributive_symbolic")
