@@ -32,6 +32,7 @@ __all__ = [
     "basis_pursuit",
     "basis_pursuit_denoising",
     "l0_minimise",
+    "periodic_sinc_interpolate",
     "rip_constant",
     "rip_lower_bound",
 ]
@@ -347,3 +348,42 @@ def rip_lower_bound(A: object, k: int, *, n_subsets: int = 1000,
     rng = make_rng(random_state)
     subsets = np.sort(np.argsort(rng.random((count, m)), axis=1)[:, :k], axis=1)
     return _summary(A_arr, subsets, k, exact=False)
+
+
+def periodic_sinc_interpolate(samples: object, t: object) -> np.ndarray:
+    """Reconstruct a 1-periodic signal from ``N`` equispaced samples ``x(j / N)``,
+    ``j = 0..N-1``, at the times ``t`` (the sampling theorem of 003 §10.6's introduction,
+    periodic form).
+
+    Parameters
+    ----------
+    samples : array-like of shape (N,)
+        Real samples, ``N >= 1``.
+    t : array-like
+        Times (any shape); the result is 1-periodic in ``t``.
+
+    Returns
+    -------
+    ndarray of t's shape
+        The trigonometric polynomial of degree ``<= N/2`` through the samples (for even
+        ``N`` the frequency ``N/2`` term is the cosine alone), i.e. periodic-sinc
+        (Dirichlet-kernel) interpolation. It equals the signal whenever the signal's
+        highest frequency ``B`` satisfies ``N > 2 B``.
+
+    Notes
+    -----
+    ``c = fft(samples) / N``; the value at ``t`` is ``sum_k c_k exp(2 pi i k t)`` over
+    ``|k| < N/2``, plus ``Re(c_{N/2}) cos(pi N t)`` for even ``N``.
+    """
+    x = check_array_argument(samples, "samples", ndim=1, real=True)
+    check_squares_representable(x, "samples")
+    times = check_array_argument(t, "t", allow_empty=True, real=True)
+    n = x.size
+    c = np.fft.rfft(x) / n  # c_0 .. c_{floor(N/2)}
+    k = np.arange(c.size)
+    phase = 2.0 * np.pi * np.multiply.outer(times, k)
+    weights = np.full(c.size, 2.0)
+    weights[0] = 1.0
+    if n % 2 == 0:
+        weights[-1] = 1.0  # the Nyquist term appears once (its sine part is not seen)
+    return np.real(np.exp(1j * phase) @ (weights * c))

@@ -72,6 +72,10 @@ CASES: dict[str, Case] = {
                                              "tol": [0.0]}),
     "l0_minimise": Case(call=lambda rng: (_sensing(rng), {}),
                         invalid={"max_support": [-1, N_ATOMS + 1]}),
+    "periodic_sinc_interpolate": Case(
+        call=lambda rng: ((rng.normal(size=9), rng.uniform(size=5)), {}),
+        accept=frozenset({"t-extra-axis", "t-empty"}),
+        invalid={"samples": [np.zeros((2, 3))]}),
     "rip_constant": Case(call=lambda rng: ((rng.normal(size=(4, 7)), 2), {}),
                          invalid={"k": [0, 8]}),
     "rip_lower_bound": Case(call=lambda rng: ((rng.normal(size=(4, 7)), 2),

@@ -20,6 +20,7 @@ from algorithms.sparse import (
     lasso_duality_gap,
     lasso_objective,
     lipschitz_constant,
+    periodic_sinc_interpolate,
     prox_kinked,
     prox_penalty,
     proximal_gradient_lasso,
@@ -215,3 +216,16 @@ def test_quiet_on_valid_input():
         warnings.simplefilter("error")
         basis_pursuit(A, A[:, 0])
         rip_constant(A, 2)
+
+
+def test_periodic_sinc_interpolation_is_exact_above_twice_the_top_frequency():
+    def x(t):
+        return 1 + np.cos(2 * np.pi * 3 * t) - 2 * np.sin(2 * np.pi * 2 * t)
+
+    t = np.linspace(0, 2, 41)
+    for n in (7, 8, 11):
+        np.testing.assert_allclose(periodic_sinc_interpolate(x(np.arange(n) / n), t), x(t),
+                                   atol=1e-13)
+    # at exactly twice the frequency a sine is sampled at its zeros
+    sine = np.sin(2 * np.pi * 3 * np.arange(6) / 6)
+    np.testing.assert_allclose(periodic_sinc_interpolate(sine, t), 0.0, atol=1e-13)

@@ -326,3 +326,25 @@ def test_phase_transition_check_refutes_l0_at_k_equal_n():
         check_phase_transition(rng, 3, max_k=cs_claims.PT_N)
 
     assert_refutes(check)
+
+
+@pytest.mark.parametrize("broken", ["top harmonic dropped", "frequencies off by one"])
+def test_nyquist_check_refutes_a_wrong_interpolator(monkeypatch, broken):
+    def interpolate(samples, t):
+        c = np.fft.rfft(samples) / samples.size
+        k = np.arange(c.size)
+        if broken == "top harmonic dropped":
+            c = c[:-1]
+            k = k[:-1]
+        else:
+            k = k + 1
+        w = np.where(k == 0, 1.0, 2.0)
+        return np.real(np.exp(2j * np.pi * np.multiply.outer(t, k)) @ (w * c))
+
+    monkeypatch.setattr(cs_claims, "periodic_sinc_interpolate", interpolate)
+
+    @given(sig=cs_claims.band_limited_signals())
+    def check(sig):
+        cs_claims.check_reconstruction(*sig)
+
+    assert_refutes(check)
