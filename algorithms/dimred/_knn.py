@@ -94,16 +94,20 @@ def _full_order(Q: np.ndarray, X: np.ndarray, k: int) -> tuple[np.ndarray, np.nd
 def _brute_candidates(Q: np.ndarray, X: np.ndarray, kk: int) -> np.ndarray:
     """Indices of ``kk`` candidates per query with the smallest expanded squared distance."""
     n = X.shape[0]
-    x_sq = np.einsum("ij,ij->i", X, X)
-    rows = max(1, _BLOCK_ENTRIES // n)
     out = np.empty((Q.shape[0], kk), dtype=np.intp)
+    if kk >= n:
+        out[:] = np.arange(n)
+        return out
+    x_sq = np.einsum("ij,ij->i", X, X)
+    minus_2xt = np.ascontiguousarray(-2.0 * X.T)  # exact scaling by -2
+    rows = max(1, _BLOCK_ENTRIES // n)
+    buffer = np.empty((min(rows, Q.shape[0]), n))
     for start in range(0, Q.shape[0], rows):
         q = Q[start:start + rows]
-        d2 = x_sq[None, :] - 2.0 * (q @ X.T)  # ||q||^2 is common to the row: left out
-        if kk < n:
-            out[start:start + rows] = np.argpartition(d2, kk - 1, axis=1)[:, :kk]
-        else:
-            out[start:start + rows] = np.broadcast_to(np.arange(n), (q.shape[0], n))
+        d2 = buffer[: q.shape[0]]
+        np.matmul(q, minus_2xt, out=d2)
+        d2 += x_sq  # ||x||^2 - 2 q^T x; ||q||^2 is common to the row: left out
+        out[start:start + rows] = np.argpartition(d2, kk - 1, axis=1)[:, :kk]
     return out
 
 

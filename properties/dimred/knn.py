@@ -14,9 +14,9 @@ from sklearn.datasets import load_digits
 from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 
 from algorithms.dimred import KNNClassifier, KNNRegressor
-from mltheory import Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import Tolerance, assert_close
-from properties.dimred.strategies_linear import continuous_problems, grid_problems
+from properties.dimred.strategies_linear import SEEDS, continuous_problems, grid_problems
 from properties.dimred.support_linear import check_knn_matches_brute, single_blas_thread
 
 WEIGHTS = st.sampled_from(["uniform", "distance"])
@@ -156,3 +156,44 @@ def check_digits(X, y, Q):
     evidence.record("query/setting pairs with a tie at the k-th place (excluded from the "
                     "scikit-learn comparison only)", excluded)
     evidence.add_examples(8)
+
+
+@claim(
+    id="knn.test_set_neighbours_as_written",
+    source="003 §8.1",
+    statement="(As printed) kNN labels an input x with the most frequent class among the k "
+    "samples of the test set nearest to x.",
+    method=Method.REFERENCE,
+    tags=("dimred", "knn", "erratum"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
+    corrected_by="knn.reference",
+    explanation="The neighbours come from the training set (the next paragraph says "
+    "training stores the samples, and the test labels are what is predicted). Run "
+    "literally, with the test samples' own labels and x itself left out, the rule differs "
+    "from kNN (scikit-learn's KNeighborsClassifier on the training set).",
+)
+@given(problem=continuous_problems(), seed=SEEDS)
+def test_set_neighbours_as_written(problem, seed):
+    p = problem
+    rng = np.random.default_rng(seed)
+    # a labelled test set from the same classes: each query takes its nearest training label
+    test_labels = KNeighborsClassifier(n_neighbors=1).fit(p.X, p.y).predict(p.Q)
+    flip = rng.random(p.Q.shape[0]) < 0.3  # test labels are noisy, like any sample's
+    test_labels = np.where(flip, rng.permutation(test_labels), test_labels)
+    k = min(p.k, p.Q.shape[0] - 1)
+    if k < 1:
+        return
+    with single_blas_thread():
+        knn_pred = KNeighborsClassifier(n_neighbors=k).fit(p.X, p.y).predict(p.Q)
+        # the printed rule: neighbours among the other test samples, with their labels
+        d = np.linalg.norm(p.Q[:, None, :] - p.Q[None, :, :], axis=2)
+        np.fill_diagonal(d, np.inf)
+        order = np.argsort(d, axis=1, kind="stable")[:, :k]
+    votes = np.zeros((p.Q.shape[0], int(max(p.y.max(), test_labels.max())) + 1))
+    np.add.at(votes, (np.arange(p.Q.shape[0])[:, None], test_labels[order]), 1.0)
+    printed = np.argmax(votes, axis=1)
+    if not np.array_equal(printed, knn_pred):
+        bad = int(np.flatnonzero(printed != knn_pred)[0])
+        raise AssertionError(f"query {bad}: the printed rule (test-set neighbours) says "
+                             f"{printed[bad]}, kNN on the training set {knn_pred[bad]}")
