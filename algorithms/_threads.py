@@ -1,7 +1,8 @@
-"""BLAS threading for the clustering loops (no public names).
+"""BLAS threading shared by every family (no public names).
 
-OpenBLAS's threads cost more than they save on the thin products of k-means and of small
-mixtures (and far more on a loaded machine), so those loops run BLAS on one thread. The
+OpenBLAS's threads cost more than they save on thin products (k-means, small mixtures,
+the EM loops of small problems), and far more on a loaded machine, so such loops run
+BLAS on one thread. The
 limit goes through one cached :class:`threadpoolctl.ThreadpoolController`: building a
 controller scans the loaded libraries (~0.1-2 ms), limiting through it costs microseconds.
 """

@@ -33,6 +33,7 @@ from scipy.linalg import solve_triangular
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClusterMixin
 
+from algorithms._threads import one_blas_thread
 from algorithms._validation import (
     InvalidArgumentError,
     check_array_argument,
@@ -47,7 +48,6 @@ from algorithms._validation import (
 )
 from algorithms.bayes import check_em_settings, record_em_result, run_em
 from algorithms.clustering._kmeans import KMeans, check_n_clusters
-from algorithms.clustering._threads import one_blas_thread
 
 __all__ = [
     "GMM_INITS",

@@ -28,6 +28,7 @@ from scipy import sparse
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.exceptions import ConvergenceWarning
 
+from algorithms._threads import one_blas_thread
 from algorithms._validation import (
     check_array_argument,
     check_bool,
@@ -39,7 +40,6 @@ from algorithms._validation import (
     validate_features,
 )
 from algorithms.clustering._distances import exact_scale
-from algorithms.clustering._threads import one_blas_thread
 
 __all__ = ["EMPTY_CLUSTER_RULES", "KMEANS_INITS", "KMeans", "kmeans_plusplus"]
 

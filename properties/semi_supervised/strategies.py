@@ -41,3 +41,23 @@ def partially_labelled(draw, n_classes: int | None = None, max_samples: int = 12
     perm = draw(st.permutations(range(n)))
     sigma = draw(st.floats(1.0, 3.0))
     return X[list(perm)], codes[list(perm)], sigma
+
+
+@st.composite
+def gaussian_classes(draw, max_unlabelled: int = 30):
+    """(X, codes, seed): 2-3 Gaussian classes in 1-3 dimensions, each with n + 2 to n + 4
+    labelled samples (so every class covariance is positive definite), 0 to
+    ``max_unlabelled`` unlabelled samples (-1); drawn with numpy from a Hypothesis seed."""
+    seed = draw(st.integers(0, 2**32 - 1))
+    k = draw(st.integers(2, 3))
+    n = draw(st.integers(1, 3))
+    spread = draw(st.sampled_from([0.5, 1.5, 4.0]))
+    rng = np.random.default_rng(seed)
+    per_class = rng.integers(n + 2, n + 5, size=k)
+    centres = spread * rng.normal(size=(k, n))
+    n_u = draw(st.integers(0, max_unlabelled))
+    true = np.r_[np.repeat(np.arange(k), per_class), rng.integers(0, k, size=n_u)]
+    X = centres[true] + rng.normal(size=(true.size, n)) * rng.uniform(0.5, 2.0, size=(k, 1))[true]
+    codes = true.copy()
+    codes[per_class.sum():] = -1
+    return X, codes, seed

@@ -33,6 +33,14 @@ _GRAPH_INVALID = {"sigma": [0.0, -1.0], "n_neighbors": [0, N_SAMPLES]}
 _BAD_LABELS = [np.full(N_SAMPLES, -1), np.r_[np.zeros(2, int), np.full(N_SAMPLES - 2, -1)]]
 
 CASES: dict[str, Case] = {
+    # §11.2
+    "SemiSupervisedData": Case(skip="a data container the EM model reads (fit builds it)"),
+    "SemiSupervisedGaussianEM": Case(call=lambda rng: ((2,), {}),
+                                     invalid={"n_classes": [1, 0], "reg_covar": [-1.0]}),
+    "SemiSupervisedGaussianMixture": Case(call=_partially_labelled,
+                                          invalid={"y": _BAD_LABELS, "reg_covar": [-1.0],
+                                                   "max_iter": [0], "tol": [-1.0]}),
+    # §11.4
     "SpreadResult": Case(skip="a result dataclass filled by spread_labels"),
     "LabelPropagation": Case(call=_partially_labelled,
                              invalid={**_GRAPH_INVALID, "y": _BAD_LABELS}),

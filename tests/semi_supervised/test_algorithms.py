@@ -139,3 +139,47 @@ def test_graph_functions():
         graph_energy(np.triu(W), f)
     with pytest.raises(ValueError, match="diverged|propagation matrix"):
         spread_labels(3.0 * propagation_matrix(W), np.eye(5)[:, :2], 0.9)
+
+
+# ---------------------------------------------------------------------------
+# §11.2 generative method
+# ---------------------------------------------------------------------------
+
+
+def _blobs(n_labelled_per_class=3, n=400, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % 2
+    X = rng.normal(size=(n, 2)) + 2.5 * y[:, None]
+    partial = np.full(n, -1)
+    partial[: 2 * n_labelled_per_class] = y[: 2 * n_labelled_per_class]
+    return X, y, partial
+
+
+def test_unlabelled_samples_improve_the_mixture():
+    from algorithms.semi_supervised import SemiSupervisedGaussianMixture
+
+    X, y, partial = _blobs()
+    est = SemiSupervisedGaussianMixture().fit(X, partial)
+    assert est.converged_ and np.all(np.diff(est.log_likelihood_history_) >= -1e-9)
+    assert np.mean(est.predict(X) == y) >= 0.9
+    np.testing.assert_allclose(est.predict_proba(X).sum(axis=1), 1.0)
+    np.testing.assert_allclose(est.weights_, [0.5, 0.5], atol=0.06)
+    np.testing.assert_allclose(est.means_, [[0, 0], [2.5, 2.5]], atol=0.3)
+    assert est.score_samples(X[:3]).shape == (3,)
+
+
+def test_generative_bad_input_and_non_convergence():
+    from algorithms.semi_supervised import SemiSupervisedGaussianMixture
+
+    X, _, partial = _blobs()
+    with pytest.raises(ValueError, match="no labelled sample"):
+        SemiSupervisedGaussianMixture().fit(X, np.full(X.shape[0], -1))
+    with pytest.raises(ValueError, match="reg_covar"):
+        SemiSupervisedGaussianMixture(reg_covar=-1.0).fit(X, partial)
+    with pytest.raises(ValueError, match="max_iter"):
+        SemiSupervisedGaussianMixture(max_iter=0).fit(X, partial)
+    with pytest.warns(ConvergenceWarning, match="did not converge"):
+        est = SemiSupervisedGaussianMixture(max_iter=1, tol=0.0).fit(X, partial)
+    assert not est.converged_ and est.n_iter_ == 1
+    with pytest.raises(ValueError, match="X"):
+        est.predict(np.full((1, 2), 1e200))

@@ -6,8 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import algorithms.semi_supervised._generative as generative_module
 import algorithms.semi_supervised._graph as graph_module
+import properties.semi_supervised.generative as gen_claims
 import properties.semi_supervised.graph as claims
+from algorithms.clustering import MixtureParams
 from algorithms.semi_supervised import LabelSpreading
 
 X3 = np.array([[0.0], [0.4], [1.0], [0.7]])
@@ -127,3 +130,74 @@ def test_sklearn_check_refutes_a_halved_alpha(monkeypatch):
     monkeypatch.setattr(claims, "LabelSpreading", Halved)
     with pytest.raises(AssertionError, match="scikit-learn"):
         claims.check_against_sklearn(X3, CODES, 1.0, 0.5)
+
+
+# ---------------------------------------------------------------------------
+# §11.2 generative method
+# ---------------------------------------------------------------------------
+
+
+def _problem(seed=0):
+    rng = np.random.default_rng(seed)
+    X = np.r_[rng.normal(size=(5, 2)), rng.normal(size=(5, 2)) + 2, rng.normal(size=(30, 2))]
+    codes = np.r_[np.zeros(5, int), np.ones(5, int), -np.ones(30, int)]
+    return X, codes
+
+
+def _broken_m_step(kind):
+    real = generative_module.SemiSupervisedGaussianEM.m_step
+
+    def m_step(self, data, stats):
+        p = real(self, data, stats)
+        if kind == "labelled not counted in alpha":
+            lab = data.codes >= 0
+            n_u = stats.resp[~lab].sum(axis=0)
+            w = n_u / data.X.shape[0]
+            return MixtureParams(w / w.sum(), p.means, p.covariances)
+        if kind == "covariance halved":
+            return MixtureParams(p.weights, p.means, 0.5 * p.covariances)
+        return MixtureParams(p.weights, p.means + 0.5 * np.std(data.X, axis=0), p.covariances)
+    return m_step
+
+
+@pytest.mark.parametrize("kind", ["labelled not counted in alpha", "covariance halved",
+                                  "means shifted"])
+def test_em_step_check_refutes_a_broken_m_step(monkeypatch, kind):
+    X, codes = _problem()
+    gen_claims.check_em_steps(X, codes)
+    monkeypatch.setattr(generative_module.SemiSupervisedGaussianEM, "m_step",
+                        _broken_m_step(kind))
+    with pytest.raises(AssertionError, match="vs \\(11.6\\)"):
+        gen_claims.check_em_steps(X, codes)
+
+
+def test_em_step_check_refutes_a_halved_recorded_likelihood(monkeypatch):
+    X, codes = _problem()
+    real = generative_module.SemiSupervisedGaussianEM.e_step
+
+    def e_step(self, data, params):
+        stats, ll = real(self, data, params)
+        return stats, 0.5 * ll
+    monkeypatch.setattr(generative_module.SemiSupervisedGaussianEM, "e_step", e_step)
+    with pytest.raises(AssertionError, match="11.4"):
+        gen_claims.check_em_steps(X, codes)
+
+
+def test_monotone_check_refutes_a_covariance_halving_m_step(monkeypatch):
+    X, codes = _problem()
+    gen_claims.check_monotone(X, codes)
+    monkeypatch.setattr(generative_module.SemiSupervisedGaussianEM, "m_step",
+                        _broken_m_step("covariance halved"))
+    with pytest.raises(AssertionError, match="lowers"):
+        gen_claims.check_monotone(X, codes)
+
+
+def test_classification_check_refutes_a_flipped_prediction(monkeypatch):
+    X, codes = _problem()
+    gen_claims.check_classification(X, codes)
+    real = generative_module.SemiSupervisedGaussianMixture.predict
+    monkeypatch.setattr(generative_module.SemiSupervisedGaussianMixture, "predict",
+                        lambda self, X: self.classes_[::-1][
+                            np.searchsorted(self.classes_, real(self, X))])
+    with pytest.raises(AssertionError):
+        gen_claims.check_classification(X, codes)
