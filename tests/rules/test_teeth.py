@@ -346,3 +346,19 @@ def test_clause_lgg_check_refutes_a_table_per_literal_pair():
     c = Clause(frozenset({Literal("p", ("a", "b")), Literal("q", ("a",))}))
     d = Clause(frozenset({Literal("p", ("c", "c")), Literal("q", ("c",))}))
     check_clause_lgg(lgg_clauses, c, d, clause_language(2))
+
+
+# ---------------------------------------------------------------------------
+# Symbolic quality measures
+# ---------------------------------------------------------------------------
+
+
+def test_symbolic_derivations_refute_a_halved_ceiling_and_a_wrong_constant():
+    import sympy as sp
+
+    from proofs.rules.gains import foil_derivation, lrs_derivation
+
+    with pytest.raises(AssertionError):
+        foil_derivation(ceiling_factor=sp.Rational(1, 2)).verify()
+    with pytest.raises(AssertionError):
+        lrs_derivation(factor=sp.Integer(1)).verify()
