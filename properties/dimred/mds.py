@@ -19,7 +19,7 @@ from sklearn.datasets import load_digits
 from sklearn.manifold import ClassicalMDS as SkClassicalMDS
 from sklearn.manifold import smacof
 
-from algorithms.dimred import classical_mds, double_centering
+from algorithms.dimred import ClassicalMDS, classical_mds, double_centering
 from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import assert_close, assert_leq
 from properties.dimred.strategies_manifold import (
@@ -216,7 +216,8 @@ def exact_embedding_as_written(D):
     id="mds.reference",
     source="003 §8.2 Fig 10.3",
     statement="Fig 10.3's output V~ Lambda~^(1/2) equals scikit-learn's ClassicalMDS "
-    "(metric='precomputed') up to the sign of each coordinate, on random configurations and "
+    "(metric='precomputed', and on the samples with metric='euclidean') up to the sign of "
+    "each coordinate, on random configurations and "
     "on 300 digits (64 features) embedded in 2 and 5 dimensions.",
     method=Method.REFERENCE,
     tags=("dimred", "mds", "real-data"),
@@ -234,6 +235,12 @@ def reference(rng, scale):
             size = float(np.max(np.abs(theirs)))
             assert_close(match_signs(ours, theirs), theirs, EIGEN_ROUNDING, scale=size,
                          label="|MDS - sklearn ClassicalMDS| / max|z|", context=f"{name} d'={dp}: ")
+            # the transformer on the samples themselves (Euclidean distances inside)
+            est = ClassicalMDS(dp).fit_transform(X)
+            sk = SkClassicalMDS(dp, metric="euclidean").fit_transform(X)
+            assert_close(match_signs(est, sk), sk, EIGEN_ROUNDING, scale=size,
+                         label="|ClassicalMDS(X) - sklearn ClassicalMDS(X)| / max|z|",
+                         context=f"{name} d'={dp} samples: ")
             evidence.add_examples()
 
 
@@ -252,7 +259,13 @@ def check_eckart_young(D: np.ndarray, n_components: int, seed: int, mds=classica
     lam = np.linalg.eigvalsh(B)[::-1]
     kept = np.clip(lam[:n_components], 0.0, None)
     optimum = np.sqrt(max(float(np.sum(lam**2) - np.sum(kept**2)), 0.0))
-    E = quietly(mds, D, n_components).embedding
+    result = quietly(mds, D, n_components)
+    E = result.embedding
+    # clipped (and warned about) exactly when a kept eigenvalue is negative beyond rounding
+    significant = int(np.sum(lam[:n_components] < -1e-9 * max(float(lam[0]), 1e-300)))
+    rounding = int(np.sum(np.abs(lam[:n_components]) <= 1e-9 * max(float(lam[0]), 1e-300)))
+    assert significant <= result.n_clipped <= significant + rounding, (
+        f"n_clipped = {result.n_clipped}, kept eigenvalues {lam[:n_components]}")
     err = float(np.linalg.norm(B - E @ E.T))
     size = max(float(np.linalg.norm(B)), 1e-300)
     assert_close(err, optimum, EIGEN_ROUNDING, scale=size,
@@ -279,8 +292,8 @@ def check_eckart_young(D: np.ndarray, n_components: int, seed: int, mds=classica
     statement="With the d' largest eigenvalues (negative ones clipped to 0), Z = "
     "Lambda~^(1/2) V~^T gives Z^T Z, the best rank-d' positive semi-definite approximation "
     "of B in Frobenius norm (Eckart-Young): ||B - Z^T Z||_F^2 = sum of the squared "
-    "eigenvalues left out (plus clipped ones); for Euclidean D the truncated distances are "
-    "never larger than the original ones.",
+    "eigenvalues left out (plus clipped ones, counted in n_clipped); for Euclidean D the "
+    "truncated distances are never larger than the original ones.",
     method=Method.PROPERTY,
     tags=("dimred", "mds"),
 )
