@@ -251,3 +251,22 @@ def test_belief_propagation_on_one_node_and_on_a_star():
     assert res.schedule[:5] == [(5, 0), (4, 0), (2, 0), (1, 0), (0, 3)]
     assert res.schedule[5:] == [(3, 0), (0, 1), (0, 2), (0, 4), (0, 5)]
     np.testing.assert_allclose(res.marginals, 0.5)
+
+
+def test_variable_elimination_on_the_hmm_as_a_bayesian_network(hmm):
+    """The HMM's conditional tables as factors (y_t = variable t, x_t = variable n + t):
+    eliminating the states with x as evidence gives the forward algorithm's P(x), and the
+    query y_t its posterior, which forward-backward by enumeration confirms."""
+    A, B, pi = hmm
+    n = 5
+    x = np.random.default_rng(5).integers(0, 4, n)
+    fs = [Factor((0,), pi)] + [Factor((t - 1, t), A) for t in range(1, n)]
+    fs += [Factor((t, n + t), B) for t in range(n)]
+    evidence = {n + t: int(x[t]) for t in range(n)}
+    res = variable_elimination(fs, [], evidence)
+    assert res.log_normalizer == pytest.approx(hmm_log_likelihood(A, B, pi, x), rel=1e-12)
+    post = variable_elimination(fs, [2], evidence).probabilities
+    paths = np.array(list(itertools.product(range(3), repeat=n)))
+    joint = np.exp(hmm_log_joint(A, B, pi, np.tile(x, (len(paths), 1)), paths))
+    ref = np.array([joint[paths[:, 2] == s].sum() for s in range(3)]) / joint.sum()
+    np.testing.assert_allclose(post, ref, rtol=1e-12)

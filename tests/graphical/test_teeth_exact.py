@@ -387,16 +387,12 @@ def test_long_chain_check_refutes_a_naive_partition(monkeypatch):
     _run("crf.forward_long_chain")
 
 
-def test_forward_derivation_refutes_an_off_by_one_joint(monkeypatch):
+def test_forward_derivation_refutes_a_halved_first_transition(monkeypatch):
     import proofs.graphical.exact_inference as proof
 
-    def emission_lag(y):  # x_i emitted by y_{i-1}
-        out = proof.pi[y[0]] * proof.b[y[0], 0]
-        for i in range(1, len(y)):
-            out *= proof.a[y[i - 1], y[i]] * proof.b[y[i - 1], i]
-        return out
-
-    monkeypatch.setattr(proof, "printed_joint", emission_lag)
+    real = proof._prefix
+    monkeypatch.setattr(proof, "_prefix",  # a_{y_1 y_2} halved: refuted at the first step
+                        lambda y: real(y) / 2 if len(y) > 1 else real(y))
     _run("hmm.forward_symbolic")
 
 
