@@ -264,3 +264,13 @@ def test_lda_log_evidence_closed_form_and_cap():
     with pytest.raises(ValueError, match="words"):
         lda_log_evidence(np.zeros((4, 5), dtype=int), n_topics=2, vocabulary_size=2,
                          alpha=1.0, eta=1.0)  # 2^20 assignments
+
+
+def test_mh_works_in_log_space_where_densities_underflow():
+    logp = np.array([-2000.0, -2001.0, -2000.5])  # exp() underflows to 0 in float64
+    res = metropolis_hastings(lambda x: logp[x[:, 0].astype(int)],
+                              lambda r, x: r.integers(3, size=x.shape).astype(float),
+                              np.zeros((3000, 1)), n_samples=1, burn_in=15, random_state=4)
+    freq = np.bincount(res.samples[0, :, 0].astype(int), minlength=3) / 3000
+    target = np.exp(logp - logp.max()) / np.exp(logp - logp.max()).sum()
+    assert np.abs(freq - target).max() < 0.04
