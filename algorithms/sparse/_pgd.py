@@ -23,7 +23,6 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
-import scipy.linalg
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.exceptions import ConvergenceWarning
 
@@ -80,12 +79,14 @@ def lipschitz_constant(X: object) -> float:
 
 def _lipschitz(X: np.ndarray, gram: np.ndarray | None = None) -> float:
     """``2 lambda_max`` of the smaller Gram matrix (``X^T X`` or ``X X^T``, same non-zero
-    spectrum): one symmetric eigenvalue, cheaper than the SVD behind a 2-norm."""
+    spectrum): a symmetric eigenvalue problem, cheaper than the SVD behind a 2-norm."""
     if X.size == 0:
         return 0.0
     if gram is None:
         gram = X.T @ X if X.shape[0] >= X.shape[1] else X @ X.T
-    top = scipy.linalg.eigvalsh(gram, subset_by_index=[gram.shape[0] - 1] * 2)[0]
+    # all eigenvalues by divide and conquer: LAPACK's subset driver (syevr) raised an
+    # internal error on some rank-deficient Gram matrices
+    top = np.linalg.eigvalsh(gram)[-1]
     return 2.0 * max(float(top), 0.0)
 
 
