@@ -198,7 +198,12 @@ def check_foil(learner: FOIL, problem: FoilProblem) -> None:
 def covering(problem, body, defined):
     if defined:
         problem = defined_by_clause(problem)
-    check_foil(FOIL(max_body_length=body), problem)
+    learner = FOIL(max_body_length=body)
+    check_foil(learner, problem)
+    if defined:
+        evidence.worst("share of positives covered when a definition exists",
+                       1 - len(learner.uncovered_) / len(problem.positives),
+                       larger_is_worse=False)
 
 
 def defined_by_clause(problem: FoilProblem) -> FoilProblem:
