@@ -239,6 +239,11 @@ def check_embedding(X: np.ndarray, k: int, dp: int, seed: int, lle=LocallyLinear
     cost = float(np.trace(Z @ M @ Z.T))
     assert_close(cost, float(np.sum(lam[1: dp + 1])), EIGEN_ROUNDING, scale=size,
                  label="|tr(Z M Z^T) - sum of eigenvalues 2..d'+1| / ||M||")
+    if not literal:  # the reported spectrum and cost are those of M (numpy)
+        assert_close(est.eigenvalues_, lam[: dp + 1], EIGEN_ROUNDING, scale=size,
+                     label="|eigenvalues_ - smallest eigenvalues of M| / ||M||")
+        assert_close(est.reconstruction_error_, cost, EIGEN_ROUNDING, scale=size,
+                     label="|reconstruction_error_ - tr(Z M Z^T)| / ||M||")
     for _ in range(3):
         R = rng.standard_normal((m, dp))
         R -= R.mean(axis=0)
