@@ -78,9 +78,9 @@ def basis_pursuit(A: object, y: object) -> np.ndarray:
     Notes
     -----
     The linear programme in ``(s, t)``: ``min sum t`` subject to ``-t <= s <= t`` and
-    ``A s = y``, solved by scipy's HiGHS. The rows are scaled by ``max |A|`` and ``y`` by
-    its largest entry first (same solution up to the factor), so that the solver's
-    absolute tolerances mean the same at every scale.
+    ``A s = y``, solved by scipy's HiGHS. ``A`` is divided by ``max |A|`` and ``y`` by
+    its largest entry first (the solution scales back by ``max|y| / max|A|``), so that the
+    solver's absolute tolerances mean the same at every scale.
     """
     A_arr, y_arr = _sensing_inputs(A, y)
     n, m = A_arr.shape

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics import r2_score
 
 from algorithms._validation import (
     check_array_argument,
@@ -388,8 +389,6 @@ class ProximalGradientLasso(RegressorMixin, BaseEstimator):
     def score(self, X: object, y: object, sample_weight: object = None) -> float:
         """``R^2`` of the predictions, computed on ``y`` and predictions divided by the
         largest ``|y|`` (the same number; no overflow of the squares)."""
-        from sklearn.metrics import r2_score
-
         pred = self.predict(X)
         y_arr = check_array_argument(y, "y", shape=(pred.shape[0],), real=True)
         size = max(float(np.max(np.abs(y_arr))), float(np.max(np.abs(pred))), 1e-300)
