@@ -456,8 +456,11 @@ class SequentialCoveringClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def _as_rules(self, literals, rules, rule_codes) -> list[Rule]:
-        return [Rule(tuple(literals[i] for i in conds), self.classes_[c])
-                for conds, c in zip(rules, rule_codes, strict=True)]
+        labels = [self.classes_[c] for c in rule_codes]
+        # plain Python scalars (readable rules); they compare equal to the numpy labels
+        labels = [v.item() if isinstance(v, np.generic) else v for v in labels]
+        return [Rule(tuple(literals[i] for i in conds), label)
+                for conds, label in zip(rules, labels, strict=True)]
 
     def coverage(self, X: object) -> np.ndarray:
         """(n_samples, n_rules) Boolean table: which rule covers which sample."""

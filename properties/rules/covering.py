@@ -123,10 +123,11 @@ def check_decision_list(est: SequentialCoveringClassifier, X_train: np.ndarray,
 @claim(
     id="rules.decision_list",
     source="003 §13.1",
-    statement="A learned rule set is an ordered list of rules 'class <- conjunction of "
-    "literals' plus a default rule: a sample takes the class of the first rule covering it "
-    "(conflicts resolved by order), and the default class (the most frequent training "
-    "class) when no rule covers it, so every input is classified.",
+    statement="A rule 'class <- conjunction of literals' covers the samples satisfying "
+    "its body (the notes define a rule only; the conflict resolution and default rule "
+    "below are the standard ones this learner states): a sample takes the class of the "
+    "first rule covering it (conflicts resolved by order), and the default class (the most "
+    "frequent training class) when no rule covers it, so every input is classified.",
     method=Method.PROPERTY,
     tags=("rules", "covering"),
 )
