@@ -99,7 +99,7 @@ def maximal_cliques_cover(seed, n, p):
     "are independent given x_C under every distribution (12.5) with positive potentials: "
     "checked by enumeration on random graphs (2-6 nodes) with random positive "
     "potentials on every clique, for all pairs of nodes and the candidate sets C that "
-    "separate them (the neighbours of either end, all other nodes, random subsets), our "
+    "separate them (the neighbours of either end, all other nodes, a random subset), our "
     "separation test agreeing with a depth-first search.",
     method=Method.ENUMERATION,
     tags=("graphical", "mrf"),
