@@ -149,7 +149,11 @@ def test_omp_coding_learns_with_at_most_t_atoms_per_sample():
     X, _, _ = _sparse_data(m=20)
     est = _quiet_fit(DictionaryLearning(n_components=8, coding="omp", n_nonzero_coefs=2,
                                         max_iter=3, random_state=0), X)
-    assert np.all(np.count_nonzero(est.transform(X), axis=1) <= 2)
+    codes = est.transform(X)
+    assert np.all(np.count_nonzero(codes, axis=1) <= 2)
+    # the estimator's OMP codes are scikit-learn's on the learned (unit-atom) dictionary
+    ref = orthogonal_mp(est.dictionary_, X.T, n_nonzero_coefs=2).T
+    np.testing.assert_allclose(codes, ref, atol=1e-8)
 
 
 @pytest.mark.parametrize("k", [0, -1])
