@@ -17,6 +17,7 @@ import mpmath
 import numpy as np
 from hypothesis import example, given
 from sklearn.datasets import load_iris, load_wine
+from sklearn.decomposition import PCA
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.neighbors import NeighborhoodComponentsAnalysis as SkNCA
 
@@ -298,7 +299,8 @@ def check_history(X: np.ndarray, y: np.ndarray, nca=NeighbourhoodComponentsAnaly
 @claim(
     id="nca.reference",
     source="003 §8.6 (8.30)",
-    statement="Started from the same P (identity, and the leading principal directions), NCA "
+    statement="Started from the same P (identity, and the leading principal directions; "
+    "also init='pca' on both sides, whose start is scikit-learn's PCA directions), NCA "
     "reaches at least the leave-one-out objective sum_i p_i that scikit-learn's "
     "NeighborhoodComponentsAnalysis reaches (within 1e-3 m; both are local optimisers of a "
     "non-convex objective, so the learned P may differ by an orthogonal transform or a "
@@ -329,3 +331,13 @@ def reference(rng, scale):
             evidence.worst("|M - M_sklearn| / |M_sklearn|",
                            float(np.linalg.norm(ours.metric_ - Ms) / np.linalg.norm(Ms)))
             evidence.add_examples()
+        # init="pca": the recorded start is the objective at scikit-learn's PCA directions
+        # (the sign of each direction does not change any distance)
+        ours = NeighbourhoodComponentsAnalysis(dp, init="pca", max_iter=200, tol=1e-9).fit(X, y)
+        directions = PCA(dp).fit(X).components_.T
+        assert_close(ours.objective_history_[0], 1.0 - nca_gradient(X, y, directions)[0],
+                     ITERATIVE_SOLVER, label="|objective at init='pca' - at sklearn PCA|")
+        theirs = SkNCA(dp, init="pca", max_iter=200, tol=1e-9).fit(X, y)
+        their_value = nca_gradient(X, y, theirs.components_.T)[0]
+        assert_leq(their_value, 1.0 - ours.objective_history_[-1] + 1e-3 * len(X),
+                   tol=ITERATIVE_SOLVER, label="sklearn objective / ours")
