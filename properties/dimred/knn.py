@@ -51,9 +51,13 @@ def check_sklearn_agreement(problem, k_sklearn: int, weights: str, algorithm: st
     if regression:
         assert_close(pred, ref_pred, SKLEARN_KNN, scale=float(np.max(np.abs(p.y))),
                      label="relative difference of the regression means")
-    elif not np.array_equal(pred, ref_pred):
-        bad = int(np.flatnonzero(pred != ref_pred)[0])
-        raise AssertionError(f"query {bad}: ours {pred[bad]!r}, scikit-learn {ref_pred[bad]!r}")
+    else:
+        if not np.array_equal(pred, ref_pred):
+            bad = int(np.flatnonzero(pred != ref_pred)[0])
+            raise AssertionError(f"query {bad}: ours {pred[bad]!r}, scikit-learn "
+                                 f"{ref_pred[bad]!r}")
+        assert_close(ours.predict_proba(p.Q), ref.predict_proba(p.Q), SKLEARN_KNN,
+                     label="vote shares vs scikit-learn's predict_proba")
     evidence.add_examples()
 
 
@@ -87,8 +91,8 @@ def tie_rule(problem, weights, algorithm, regression):
     statement="kNN is lazy (fit only stores the training set) and its plurality vote equals "
     "scikit-learn's KNeighborsClassifier with the same k, for uniform and distance weights "
     "and for the brute-force and KD-tree searches, on data without equidistant neighbours "
-    "(where scikit-learn's order among equidistant points is unspecified); so does the "
-    "regressor's (weighted) mean.",
+    "(where scikit-learn's order among equidistant points is unspecified); so do the vote "
+    "shares (predict_proba) and the regressor's (weighted) mean.",
     method=Method.REFERENCE,
     tags=("dimred", "knn"),
 )

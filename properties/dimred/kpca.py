@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from sklearn import decomposition
 from sklearn.datasets import load_digits
 
-from algorithms.dimred import KernelPCA
+from algorithms.dimred import KernelPCA, center_kernel_matrix
 from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import Tolerance, assert_close
 from properties.dimred.strategies_linear import SEEDS
@@ -157,7 +157,33 @@ def check_eigenproblem(X, coef0, d_prime, *, factor=1.0, center=True):
     A = est.eigenvectors_
     assert_close(K @ A / scale, A * lam_ours / scale, EIGEN_IDENTITY,
                  label="|K A - A Lambda| / lambda_1 (KernelPCA)")
+    if center:
+        check_rank_and_centring(X, coef0, Phi, K)
     evidence.add_examples()
+
+
+def check_rank_and_centring(X, coef0, Phi, K_centred):
+    """The centring function against J K J and against centred explicit features; with
+    every component requested, KernelPCA keeps exactly the rank of the centred features;
+    one more component has eigenvalue 0, alpha 0 and coordinate 0."""
+    Phi_c = Phi - Phi.mean(axis=0)
+    top = max(float(np.max(np.abs(K_centred))), 1e-300)
+    assert_close(center_kernel_matrix(Phi @ Phi.T) / top, K_centred / top, EIGEN_IDENTITY,
+                 label="center_kernel_matrix(K) vs J K J")
+    Phi_q = poly2_features(X[:2] + 0.5, coef0)
+    assert_close(center_kernel_matrix(Phi_q @ Phi.T, Phi @ Phi.T) / top,
+                 (Phi_q - Phi.mean(axis=0)) @ Phi_c.T / top, EIGEN_IDENTITY,
+                 label="centred test kernel vs centred explicit features")
+    sv = scipy.linalg.svdvals(Phi_c)
+    rank = int(np.sum(sv > 1e-6 * sv[0])) if sv[0] > 0 else 0
+    full = poly_kpca(coef0)(X, None)
+    assert full.n_components_ == max(rank, 1), (
+        f"n_components=None kept {full.n_components_} components, rank is {rank}")
+    if rank < X.shape[0]:
+        extra = poly_kpca(coef0)(X, rank + 1)
+        assert extra.eigenvalues_[rank] == 0.0 and np.all(extra.dual_coef_[:, rank] == 0), \
+            "a numerically zero eigenvalue must give eigenvalue 0 and alpha 0"
+        assert np.all(extra.transform(X)[:, rank] == 0)
 
 
 @claim(

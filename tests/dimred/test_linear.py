@@ -72,6 +72,30 @@ def test_brute_and_tree_agree_on_a_grid_full_of_ties():
     assert np.array_equal(a.predict(Q), b.predict(Q))
 
 
+def test_blocks_of_queries_cover_every_query():
+    # more queries than one block of the brute-force distance matrix (2**22 entries) and
+    # than one block of the tie re-solve: every query must still be answered
+    X = RNG.integers(0, 40, size=(5000, 2)).astype(float)
+    y = RNG.integers(0, 3, size=5000)
+    Q = RNG.integers(0, 40, size=(1200, 2)).astype(float)
+    a = KNNClassifier(n_neighbors=3, algorithm="brute").fit(X, y)
+    b = KNNClassifier(n_neighbors=3, algorithm="kd_tree").fit(X, y)
+    da, ia = a.kneighbors(Q)
+    db, ib = b.kneighbors(Q)
+    assert np.array_equal(ia, ib) and np.array_equal(da, db)
+    d2 = ((Q[-1] - X) ** 2).sum(axis=1)
+    assert ia[-1].tolist() == np.lexsort((np.arange(5000), d2))[:3].tolist()
+
+
+def test_all_zero_data_gives_zero_distances():
+    X, y = np.zeros((6, 2)), np.array([0, 1, 0, 1, 0, 1])
+    for algorithm in ("brute", "kd_tree"):
+        est = KNNClassifier(n_neighbors=3, weights="distance", algorithm=algorithm).fit(X, y)
+        d, idx = est.kneighbors(np.zeros((2, 2)))
+        assert np.all(d == 0) and idx.tolist() == [[0, 1, 2]] * 2
+        assert est.predict(np.zeros((1, 2)))[0] == 0  # 2 votes of label 0 against 1
+
+
 def test_distance_weights_at_zero_distance_use_the_coincident_points():
     X = np.array([[0.0], [0.0], [0.1], [0.2]])
     y = np.array([1.0, 3.0, 100.0, 100.0])
