@@ -475,3 +475,65 @@ def nyquist_as_written(sig):
 @given(sig=band_limited_signals())
 def nyquist(sig):
     check_reconstruction(*sig)
+
+
+# ------------------------------------------------------------------ basis-pursuit denoising
+
+
+@st.composite
+def noisy_sensing(draw) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """``(A, s0, e, lam)``: a Gaussian n x m sensing matrix (unit-norm columns on average),
+    a k-sparse s0, noise e of a drawn level, and lam a drawn multiple (>= 1) of
+    2 ||A^T e||_inf."""
+    rng = np.random.default_rng(draw(SEEDS))
+    n = draw(st.integers(4, 12))
+    m = draw(st.integers(n + 1, 2 * n + 4))
+    A = rng.normal(size=(n, m)) / np.sqrt(n)
+    k = draw(st.integers(1, max(1, n // 3)))
+    s0 = np.zeros(m)
+    s0[rng.choice(m, size=k, replace=False)] = rng.normal(size=k) * 2.0
+    e = rng.normal(size=n) * draw(st.sampled_from([1e-3, 0.05, 0.3]))
+    lam = draw(st.sampled_from([1.0, 1.5, 4.0])) * 2.0 * float(np.max(np.abs(A.T @ e)))
+    return A, s0, e, max(lam, 1e-12)
+
+
+def check_bpdn_prediction(A, s0, e, lam, constant: float = 3.0) -> None:
+    """With lam >= 2 ||A^T e||_inf the BPDN solution s (PGD) obeys
+    ||A (s - s0)||^2 <= constant lam ||s0||_1 - lam ||s||_1 (+ the solver's duality gap),
+    constant = 3: from the basic inequality P(s) <= P(s0) and |e^T A d| <= (lam/2) ||d||_1."""
+    y = A @ s0 + e
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        # the bound carries the duality gap of the returned point, so it is rigorous
+        # whether or not the run met its tolerance
+        res = basis_pursuit_denoising(A, y, lam, max_iter=300, tol=1e-8)
+    s = res.coef
+    lhs = float(np.sum((A @ (s - s0)) ** 2))
+    # res.duality_gap is for ||y - As||^2 + 2 lam ||s||_1: twice the BPDN objective's gap,
+    # and the inequality above is doubled too, so the gap enters as is
+    rhs = constant * lam * float(np.abs(s0).sum()) - lam * float(np.abs(s).sum()) \
+        + res.duality_gap
+    assert_leq(lhs, rhs, label="||A(s - s0)||^2 / (3 lam ||s0||_1 - lam ||s||_1 + gap)",
+               tol=Tolerance(rtol=1e-9, atol=1e-14, reason="sums of squares of size "
+                             "||y||^2 in float64"))
+
+
+#: One measurement, one unknown: s0 = 3/2, e = -1/2, lam = 1 = 2 |A^T e|. The solution is
+#: 0 and ||A (s - s0)||^2 = 9/4 is half the bound 3 lam ||s0||_1 = 9/2: the constant 3
+#: cannot be lowered below 3/2.
+NEAR_EDGE = (np.array([[1.0]]), np.array([1.5]), np.array([-0.5]), 1.0)
+
+
+@claim(
+    id="cs.bpdn_noise",
+    source="003 §10.6 (after (10.21)); Bickel, Ritov & Tsybakov 2009, slow-rate bound",
+    statement="Basis-pursuit denoising min 1/2 ||y - A s||^2 + lam ||s||_1 (the LASSO form "
+    "solved by proximal gradient) on y = A s0 + e with lam >= 2 ||A^T e||_inf predicts "
+    "within the noise level: ||A (s - s0)||^2 <= 3 lam ||s0||_1 - lam ||s||_1.",
+    method=Method.PROPERTY,
+    tags=("sparse", "cs"),
+)
+@given(problem=noisy_sensing())
+@example(problem=NEAR_EDGE)
+def bpdn_noise(problem):
+    check_bpdn_prediction(*problem)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 
 import algorithms.sparse._pgd as pgd_module
 import properties.sparse.cs as cs_claims
@@ -346,5 +346,16 @@ def test_nyquist_check_refutes_a_wrong_interpolator(monkeypatch, broken):
     @given(sig=cs_claims.band_limited_signals())
     def check(sig):
         cs_claims.check_reconstruction(*sig)
+
+    assert_refutes(check)
+
+
+def test_bpdn_check_refutes_a_constant_below_the_attained_one():
+    """The bound is within a factor 2 of attained (the claim's pinned 1 x 1 example): a
+    constant of 1 instead of 3 is refuted there."""
+    @given(problem=cs_claims.noisy_sensing())
+    @example(problem=cs_claims.NEAR_EDGE)
+    def check(problem):
+        cs_claims.check_bpdn_prediction(*problem, constant=1.0)
 
     assert_refutes(check)
