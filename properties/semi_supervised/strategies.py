@@ -61,3 +61,21 @@ def gaussian_classes(draw, max_unlabelled: int = 30):
     codes = true.copy()
     codes[per_class.sum():] = -1
     return X, codes, seed
+
+
+@st.composite
+def constrained_problems(draw, min_pairs: int = 0, max_pairs: int = 3, max_samples: int = 8):
+    """(X, k, must, cannot, init): 3-``max_samples`` points in the plane, k in {2, 3},
+    up to ``max_pairs`` must-link and ``min_pairs``-``max_pairs`` cannot-link pairs of
+    distinct samples, and k distinct samples as the initial means."""
+    m = draw(st.integers(3, max_samples))
+    k = draw(st.integers(2, 3))
+    X = draw(hnp.arrays(np.float64, (m, 2), elements=st.floats(-5, 5, width=64),
+                        unique=True))
+    pair = st.tuples(st.integers(0, m - 1), st.integers(0, m - 1)).filter(
+        lambda p: p[0] != p[1])
+    must = draw(st.lists(pair, max_size=max_pairs))
+    cannot = draw(st.lists(pair, min_size=min_pairs, max_size=max(max_pairs, min_pairs)))
+    start = draw(st.permutations(range(m)))[:k]
+    return (X, k, np.array(must, dtype=np.intp).reshape(-1, 2),
+            np.array(cannot, dtype=np.intp).reshape(-1, 2), X[list(start)])

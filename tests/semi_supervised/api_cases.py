@@ -32,7 +32,24 @@ _GRAPH_INVALID = {"sigma": [0.0, -1.0], "n_neighbors": [0, N_SAMPLES]}
 #: every label -1 (nothing labelled) and a single labelled class
 _BAD_LABELS = [np.full(N_SAMPLES, -1), np.r_[np.zeros(2, int), np.full(N_SAMPLES - 2, -1)]]
 
+def _constrained(rng: np.random.Generator) -> tuple[tuple, dict]:
+    return (_points(rng),), {"must_link": np.array([[0, 1]]),
+                             "cannot_link": np.array([[0, N_SAMPLES - 1]])}
+
+
 CASES: dict[str, Case] = {
+    # §11.6
+    "InfeasibleConstraintsError": Case(skip="an exception class"),
+    "ConstrainedKMeans": Case(call=_constrained, init=lambda: {"n_clusters": 2,
+                                                               "random_state": 0},
+                              invalid={"n_clusters": [0, N_SAMPLES + 1], "max_iter": [0],
+                                       "init": ["bogus", np.ones((3, 2))],
+                                       "must_link": [np.array([[0, 0]]),
+                                                     np.array([[0, N_SAMPLES]]),
+                                                     np.array([[0.5, 1.0]])],
+                                       "cannot_link": [np.array([[1, 1]]), np.ones(3, int)]}),
+    "ConstrainedSeedKMeans": Case(call=_partially_labelled,
+                                  invalid={"max_iter": [0], "y": [np.full(N_SAMPLES, -1)]}),
     # §11.2
     "SemiSupervisedData": Case(skip="a data container the EM model reads (fit builds it)"),
     "SemiSupervisedGaussianEM": Case(call=lambda rng: ((2,), {}),

@@ -183,3 +183,63 @@ def test_generative_bad_input_and_non_convergence():
     assert not est.converged_ and est.n_iter_ == 1
     with pytest.raises(ValueError, match="X"):
         est.predict(np.full((1, 2), 1e200))
+
+
+# ---------------------------------------------------------------------------
+# §11.6 constrained clustering
+# ---------------------------------------------------------------------------
+
+
+def _two_groups():
+    rng = np.random.default_rng(0)
+    return np.r_[rng.normal(size=(30, 2)), rng.normal(size=(30, 2)) + 5]
+
+
+def test_constraints_override_geometry():
+    from algorithms.semi_supervised import ConstrainedKMeans
+
+    X = _two_groups()
+    init = X[[0, 40]]
+    free = ConstrainedKMeans(2, init=init).fit(X)
+    assert free.converged_ and len(set(free.labels_[:30])) == 1
+    est = ConstrainedKMeans(2, init=init).fit(X, must_link=[[0, 45]], cannot_link=[[1, 2]])
+    assert est.labels_[0] == est.labels_[45] and est.labels_[1] != est.labels_[2]
+    assert len(est.means_history_) == est.n_iter_ + 1
+    assert est.objective_history_.shape == (est.n_iter_,)
+    assert set(est.predict(X[:5])) <= {0, 1}
+
+
+def test_constrained_kmeans_reports_failure_and_bad_pairs():
+    from algorithms.semi_supervised import ConstrainedKMeans, InfeasibleConstraintsError
+
+    X = np.array([[0.0, 0.0], [10.0, 0.0], [5.0, 1.0]])
+    with pytest.raises(InfeasibleConstraintsError, match="sample 2"):
+        ConstrainedKMeans(2, init=X[:2]).fit(X, cannot_link=[[0, 2], [1, 2]])
+    assert issubclass(InfeasibleConstraintsError, ValueError)
+    for bad, match in (([[0, 0]], "itself"), ([[0, 3]], "outside"), ([[0.5, 1.0]], "indices"),
+                       ([0, 1], "n_pairs, 2")):
+        with pytest.raises(ValueError, match=match):
+            ConstrainedKMeans(2).fit(X, must_link=bad)
+    with pytest.raises(ValueError, match="n_clusters"):
+        ConstrainedKMeans(4).fit(X)
+    with pytest.raises(ValueError, match="init"):
+        ConstrainedKMeans(2, init="k-means++").fit(X)
+
+
+def test_seed_kmeans_keeps_its_seeds_and_labels_new_points():
+    from algorithms.semi_supervised import ConstrainedSeedKMeans
+
+    X = _two_groups()
+    y = np.full(60, -1)
+    y[[0, 1, 30, 31]] = [7, 7, 9, 9]
+    est = ConstrainedSeedKMeans().fit(X, y)
+    assert est.classes_.tolist() == [7, 9] and est.converged_
+    assert np.mean(est.predict(X) == np.repeat([7, 9], 30)) == 1.0
+    assert np.all(np.diff(est.objective_history_) <= 1e-12)
+    # a seed placed on the wrong side stays in its cluster anyway
+    y[5] = 9
+    est = ConstrainedSeedKMeans().fit(X, y)
+    assert est.labels_[5] == 1
+    with pytest.warns(ConvergenceWarning):
+        ConstrainedSeedKMeans(max_iter=1).fit(X + np.arange(60)[:, None] * 0.01,
+                                              np.r_[0, 1, np.full(58, -1)])

@@ -6,8 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import algorithms.semi_supervised._constrained as constrained_module
 import algorithms.semi_supervised._generative as generative_module
 import algorithms.semi_supervised._graph as graph_module
+import properties.semi_supervised.constrained as cons_claims
 import properties.semi_supervised.generative as gen_claims
 import properties.semi_supervised.graph as claims
 from algorithms.clustering import MixtureParams
@@ -201,3 +203,86 @@ def test_classification_check_refutes_a_flipped_prediction(monkeypatch):
                             np.searchsorted(self.classes_, real(self, X))])
     with pytest.raises(AssertionError):
         gen_claims.check_classification(X, codes)
+
+
+# ---------------------------------------------------------------------------
+# §11.6 constrained clustering
+# ---------------------------------------------------------------------------
+
+PAIRS_X = np.array([[0.0, 0.0], [1.0, 0.0], [5.0, 0.0], [6.0, 0.5], [0.5, 2.0]])
+NO_PAIRS = np.empty((0, 2), np.intp)
+
+
+def test_constraint_check_refutes_a_pass_that_ignores_cannot_link(monkeypatch):
+    cannot = np.array([[0, 1]])
+    cons_claims.check_constrained(PAIRS_X, 2, NO_PAIRS, cannot, PAIRS_X[[0, 2]])
+    real = constrained_module.ConstrainedKMeans._assign
+    monkeypatch.setattr(constrained_module.ConstrainedKMeans, "_assign",
+                        staticmethod(lambda X, means, must, cannot: real(
+                            X, means, must, [np.empty(0, np.intp)] * len(X))))
+    with pytest.raises(AssertionError):
+        cons_claims.check_constrained(PAIRS_X, 2, NO_PAIRS, cannot, PAIRS_X[[0, 2]])
+
+
+def test_constraint_check_refutes_a_second_nearest_choice(monkeypatch):
+    """The pass takes the farthest allowed cluster instead of the nearest."""
+    real = constrained_module.cdist
+    monkeypatch.setattr(constrained_module, "cdist", lambda A, B, metric: -real(A, B, metric))
+    with pytest.raises(AssertionError):
+        cons_claims.check_constrained(PAIRS_X, 2, NO_PAIRS, NO_PAIRS, PAIRS_X[[0, 2]])
+
+
+def test_reduces_to_kmeans_check_refutes_halved_means(monkeypatch):
+    rng = np.random.default_rng(3)
+    X = np.r_[rng.normal(size=(10, 2)), rng.normal(size=(10, 2)) + 3]
+    assert cons_claims.check_reduces_to_kmeans(X, 2, X[[0, 1]])
+    real = constrained_module._update_means
+    monkeypatch.setattr(constrained_module, "_update_means",
+                        lambda X, labels, old: 0.5 * real(X, labels, old))
+    with pytest.raises(AssertionError):
+        cons_claims.check_reduces_to_kmeans(X, 2, X[[0, 1]])
+
+
+def test_failure_check_refutes_a_pass_that_never_fails(monkeypatch):
+    cons_claims.check_failure_is_not_infeasibility()
+    real = constrained_module.ConstrainedKMeans._assign
+    monkeypatch.setattr(constrained_module.ConstrainedKMeans, "_assign",
+                        staticmethod(lambda X, means, must, cannot: real(
+                            X, means, [np.empty(0, np.intp)] * len(X),
+                            [np.empty(0, np.intp)] * len(X))))
+    with pytest.raises(AssertionError, match="placed every sample"):
+        cons_claims.check_failure_is_not_infeasibility()
+
+
+def test_supervision_check_refutes_seeds_that_move(monkeypatch):
+    cons_claims.check_supervision_types(PAIRS_X, 2, PAIRS_X[[0, 2]], 0)
+
+    class Loose(constrained_module.ConstrainedSeedKMeans):
+        def fit(self, X, y):
+            super().fit(X, y)
+            self.labels_ = 1 - self.labels_
+            return self
+    monkeypatch.setattr(cons_claims, "ConstrainedSeedKMeans", Loose)
+    with pytest.raises(AssertionError, match="seed"):
+        cons_claims.check_supervision_types(PAIRS_X, 2, PAIRS_X[[0, 2]], 0)
+
+
+@pytest.mark.parametrize("broken", ["seeds released", "means halfway"])
+def test_seed_check_refutes_broken_passes(monkeypatch, broken):
+    y = np.array([0, -1, 1, -1, -1])
+    cons_claims.check_seed_kmeans(PAIRS_X, y)
+    if broken == "seeds released":
+        real = constrained_module.validate_semi_supervised
+
+        def forget(est, X, y, **kw):
+            X, codes = real(est, X, y, **kw)
+            codes[0] = -1 if codes.size > 3 else codes[0]
+            return X, codes
+        monkeypatch.setattr(constrained_module, "validate_semi_supervised", forget)
+        y = np.array([0, 0, 1, -1, -1])
+    else:
+        real_update = constrained_module._update_means
+        monkeypatch.setattr(constrained_module, "_update_means",
+                            lambda X, labels, old: 0.5 * (real_update(X, labels, old) + old))
+    with pytest.raises(AssertionError):
+        cons_claims.check_seed_kmeans(PAIRS_X, y)
