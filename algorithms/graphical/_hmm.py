@@ -201,21 +201,35 @@ def _log_likelihood_chunked(A: np.ndarray, E: np.ndarray, pi: np.ndarray) -> flo
         log_d = np.zeros((K, N))
         with np.errstate(divide="ignore"):
             for s in range(L):
-                P = (P @ A) * Es[:, s, None, :]
+                # one tall (K N, N) product for few states; numpy's stacked product for
+                # more (measured: 4x faster at N = 4, 20x slower at N = 16 than the other)
+                PA = (P.reshape(K * N, N) @ A).reshape(K, N, N) if N <= 8 else P @ A
+                P = PA * Es[:, s, None, :]
                 top = P.max(axis=2)
                 P /= np.where(top > 0, top, 1.0)[..., None]
                 log_d += np.log(top)
+            # each chunk's row scales relative to its largest: in [0, 1]
+            top_d = log_d.max(axis=1)
+            if np.any(top_d == -np.inf):
+                return -np.inf  # a chunk no state can produce
+            d = np.exp(log_d - top_d[:, None])
+            log_c = np.empty(K)
             for k in range(K):
-                w = np.log(alpha) + log_d[k]
-                shift = w.max()
-                if shift == -np.inf:
-                    return -np.inf
-                v = np.exp(w - shift) @ P[k]
+                v = (alpha * d[k]) @ P[k]
                 c = v.sum()
-                if c <= 0:
-                    return -np.inf
+                if not c > 0:  # alpha_i d_i all below the smallest float: in logs
+                    w = np.log(alpha) + log_d[k] - top_d[k]
+                    shift = w.max()
+                    if shift == -np.inf:
+                        return -np.inf
+                    v = np.exp(w - shift) @ P[k]
+                    c = v.sum()
+                    if not c > 0:
+                        return -np.inf
+                    log_total += float(shift)
                 alpha = v / c
-                log_total += float(shift + np.log(c))
+                log_c[k] = c
+            log_total += float(np.log(log_c).sum() + top_d.sum())
     for t in range(1 + K * L, n):
         alpha = (alpha @ A) * E[t]
         c = alpha.sum()
