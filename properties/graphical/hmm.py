@@ -132,7 +132,8 @@ MAX_SEQUENCES = 12
     method=Method.ENUMERATION,
     tags=("graphical", "hmm"),
 )
-@given(case=hmms(max_states=3, max_symbols=3, max_steps=4))
+@given(case=st.one_of(hmms(max_states=3, max_symbols=3, max_steps=4),
+                      hmms(max_states=2, max_symbols=2, max_steps=7)))  # chunks of 2 steps
 def forward_equals_bruteforce(case: HMMCase):
     A, B, pi, n = case.A, case.B, case.pi, case.n
     xs = np.array(list(itertools.product(range(B.shape[1]), repeat=n)))
