@@ -129,6 +129,10 @@ def check_mahalanobis(M: np.ndarray, P: np.ndarray, seed: int, dist=mahalanobis_
         lhs, rhs = dist(a, b, M), dist(a, between, M) + dist(between, b, M)
     if rhs > 0:
         assert_leq(lhs, rhs, tol=LINEAR_ALGEBRA, label="d(a,c) / (d(a,b) + d(b,c))")
+    rows = np.stack([a, b, c])  # stacked rows (n, d) against one point: row by row
+    for form in ({"M": M}, {"P": P}):
+        assert_close(dist(rows, b, **form), [dist(x, b, **form) for x in rows],
+                     EXACT_ARITHMETIC, label="|stacked rows - pair by pair|")
     lam, V = np.linalg.eigh(M)
     top = max(float(lam[-1]), 1e-300)
     null = V[:, np.abs(lam) <= 1e-12 * top]
