@@ -398,7 +398,8 @@ UNLABELLED = -1
 
 
 def validate_semi_supervised(
-    estimator: object, X: object, y: object, *, min_classes: int = 2, **kwargs
+    estimator: object, X: object, y: object, *, min_classes: int = 2,
+    max_classes: int | None = None, what: str = "", **kwargs
 ) -> tuple[np.ndarray, np.ndarray]:
     """Training data of a semi-supervised classifier, unlabelled samples marked ``-1``.
 
@@ -406,7 +407,8 @@ def validate_semi_supervised(
     codes)`` with ``codes[i]`` the position of ``y[i]`` in ``classes_``, or ``-1``.
     Non-numeric labels (strings) cannot hold the marker, so every such sample is
     labelled. Refuses NaN/infinite labels, no labelled sample, and fewer than
-    ``min_classes`` labelled classes, naming ``y``.
+    ``min_classes`` (or more than ``max_classes``) labelled classes, naming ``y``;
+    ``what`` explains a limit, as in :func:`validate_classification`.
     """
     _check_y_present(estimator, y)
     kwargs.setdefault("dtype", np.float64)
@@ -423,7 +425,8 @@ def validate_semi_supervised(
         )
     check_classification_targets(y_arr[labelled])
     classes, codes = encode_classes(y_arr[labelled], min_classes=min_classes,
-                                    what="among the labelled samples")
+                                    max_classes=max_classes,
+                                    what=what or "among the labelled samples")
     out = np.full(y_arr.shape[0], UNLABELLED, dtype=np.intp)
     out[labelled] = codes
     estimator.classes_ = classes

@@ -79,3 +79,27 @@ def constrained_problems(draw, min_pairs: int = 0, max_pairs: int = 3, max_sampl
     start = draw(st.permutations(range(m)))[:k]
     return (X, k, np.array(must, dtype=np.intp).reshape(-1, 2),
             np.array(cannot, dtype=np.intp).reshape(-1, 2), X[list(start)])
+
+
+#: TSVM kernels drawn by default (linear twice as often).
+TSVM_KERNELS = st.sampled_from(["linear", "linear", "rbf"])
+
+
+@st.composite
+def tsvm_problems(draw, kernels=TSVM_KERNELS):
+    """(X, y, settings): two Gaussian classes in the plane, 1-3 labelled samples of each
+    (labels 0 and 1), 3-14 unlabelled (-1), and TSVM settings (C_l, C_u_init, kernel,
+    gamma) drawn from small grids; drawn with numpy from a Hypothesis seed."""
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    n_l = draw(st.integers(1, 3))
+    n_u = draw(st.integers(3, 14))
+    gap = draw(st.sampled_from([0.5, 1.5, 3.0]))
+    true = np.r_[np.zeros(n_l, int), np.ones(n_l, int), rng.integers(0, 2, n_u)]
+    X = rng.normal(size=(true.size, 2)) + gap * true[:, None] * np.array([1.0, 0.3])
+    y = true.copy()
+    y[2 * n_l:] = -1
+    settings = {"C_l": draw(st.sampled_from([0.5, 1.0, 4.0])),
+                "C_u_init": draw(st.sampled_from([1e-3, 0.05])),
+                "kernel": draw(kernels), "gamma": draw(st.sampled_from([0.2, 1.0]))}
+    return X, y, settings

@@ -38,6 +38,12 @@ def _constrained(rng: np.random.Generator) -> tuple[tuple, dict]:
 
 
 CASES: dict[str, Case] = {
+    # §11.3
+    "TSVMSolve": Case(skip="a record of one SVM solved by TSVM.fit"),
+    "TSVM": Case(call=_partially_labelled,
+                 invalid={"C_l": [0.0, -1.0], "C_u_init": [0.0], "kernel": ["bogus"],
+                          "gamma": [0.0], "tol": [0.0], "max_iter": [0], "max_swaps": [-1],
+                          "y": _BAD_LABELS + [np.r_[0, 1, 2, np.full(N_SAMPLES - 3, -1)]]}),
     # §11.6
     "InfeasibleConstraintsError": Case(skip="an exception class"),
     "ConstrainedKMeans": Case(call=_constrained, init=lambda: {"n_clusters": 2,

@@ -243,3 +243,45 @@ def test_seed_kmeans_keeps_its_seeds_and_labels_new_points():
     with pytest.warns(ConvergenceWarning):
         ConstrainedSeedKMeans(max_iter=1).fit(X + np.arange(60)[:, None] * 0.01,
                                               np.r_[0, 1, np.full(58, -1)])
+
+
+# ---------------------------------------------------------------------------
+# §11.3 TSVM
+# ---------------------------------------------------------------------------
+
+
+def test_tsvm_uses_the_unlabelled_samples():
+    from algorithms.semi_supervised import TSVM
+
+    rng = np.random.default_rng(0)
+    y = np.arange(200) % 2
+    X = rng.normal(size=(200, 2)) + 3.0 * y[:, None] * np.array([1.0, 0.0])
+    partial = np.full(200, -1)
+    partial[:4] = y[:4]
+    est = TSVM().fit(X, partial)
+    assert np.mean(est.transduction_ == y) >= 0.85
+    assert est.n_swaps_ >= 1 and est.n_iter_ == len(est.solves_)
+    assert [s.C_u for s in est.solves_ if s.swapped is None][1:3] == [1e-3, 2e-3]
+    objectives = [s.objective for s in est.solves_]
+    for t, s in enumerate(est.solves_):
+        if s.swapped is not None:
+            assert s.objective < objectives[t - 1]
+    assert np.array_equal(est.predict(X[:10]), np.where(est.decision_function(X[:10]) > 0,
+                                                         est.classes_[1], est.classes_[0]))
+    rbf = TSVM(kernel="rbf", gamma=0.5).fit(X, partial)
+    assert np.mean(rbf.transduction_ == y) >= 0.8
+
+
+def test_tsvm_bad_input():
+    from algorithms.semi_supervised import TSVM
+
+    X = np.random.default_rng(0).normal(size=(10, 2))
+    with pytest.raises(ValueError, match="binary|at most 2"):
+        TSVM().fit(X, np.r_[0, 1, 2, np.full(7, -1)])
+    with pytest.raises(ValueError, match="C_l"):
+        TSVM(C_l=0.0).fit(X, np.r_[0, 1, np.full(8, -1)])
+    with pytest.raises(ValueError, match="kernel"):
+        TSVM(kernel="poly").fit(X, np.r_[0, 1, np.full(8, -1)])
+    # C_u_init >= C_l: no unlabelled stage, the labelled SVM's guesses stand
+    est = TSVM(C_u_init=2.0).fit(X, np.r_[0, 1, np.full(8, -1)])
+    assert len(est.solves_) == 1

@@ -12,8 +12,9 @@ import algorithms.semi_supervised._graph as graph_module
 import properties.semi_supervised.constrained as cons_claims
 import properties.semi_supervised.generative as gen_claims
 import properties.semi_supervised.graph as claims
+import properties.semi_supervised.tsvm as tsvm_claims
 from algorithms.clustering import MixtureParams
-from algorithms.semi_supervised import LabelSpreading
+from algorithms.semi_supervised import TSVM, LabelSpreading
 
 X3 = np.array([[0.0], [0.4], [1.0], [0.7]])
 CODES = np.array([0, 1, -1, -1])
@@ -286,3 +287,60 @@ def test_seed_check_refutes_broken_passes(monkeypatch, broken):
                             lambda X, labels, old: 0.5 * (real_update(X, labels, old) + old))
     with pytest.raises(AssertionError):
         cons_claims.check_seed_kmeans(PAIRS_X, y)
+
+
+# ---------------------------------------------------------------------------
+# §11.3 TSVM
+# ---------------------------------------------------------------------------
+
+
+def _tsvm_problem():
+    rng = np.random.default_rng(0)
+    y = np.arange(40) % 2
+    X = rng.normal(size=(40, 2)) + 3.0 * y[:, None] * np.array([1.0, 0.0])
+    partial = np.full(40, -1)
+    partial[:4] = y[:4]
+    return X, partial
+
+
+def test_tsvm_replay_holds_and_sees_swaps():
+    X, y = _tsvm_problem()
+    est = TSVM().fit(X, y)
+    assert tsvm_claims.check_tsvm_run(X, y, est) >= 1
+
+
+@pytest.mark.parametrize("tamper", ["swap without the condition", "halved C_u schedule",
+                                    "objective misrecorded", "guesses flipped"])
+def test_tsvm_replay_refutes_a_tampered_run(tamper):
+    X, y = _tsvm_problem()
+    est = TSVM().fit(X, y)
+    solves = est.solves_
+    if tamper == "swap without the condition":
+        t = next(t for t, s in enumerate(solves) if s.swapped is None and t > 0)
+        u = np.flatnonzero(y == -1)
+        i = next(i for i in u if solves[t].labels[i] > 0)
+        j = next(j for j in u if solves[t].labels[j] < 0)
+        swapped = solves[t].labels.copy()
+        swapped[[i, j]] *= -1
+        solves.insert(t + 1, type(solves[t])(solves[t].C_u, swapped, solves[t].alpha,
+                                             solves[t].bias, solves[t].objective, (i, j)))
+    elif tamper == "halved C_u schedule":
+        for s in solves[1:]:
+            s.C_u /= 2
+    elif tamper == "objective misrecorded":
+        solves[-1].objective *= 0.5
+    else:
+        solves[1].labels = -solves[1].labels
+    with pytest.raises(AssertionError):
+        tsvm_claims.check_tsvm_run(X, y, est)
+
+
+def test_tsvm_reference_refutes_a_halved_cost(monkeypatch):
+    X, y = _tsvm_problem()
+    est = TSVM().fit(X, y)
+    tsvm_claims.check_solves_are_svms(X, y, est)
+    real = tsvm_claims.cvxpy_weighted_svm
+    monkeypatch.setattr(tsvm_claims, "cvxpy_weighted_svm",
+                        lambda X, labels, costs: real(X, labels, 0.5 * costs))
+    with pytest.raises(AssertionError):
+        tsvm_claims.check_solves_are_svms(X, y, est)
