@@ -25,7 +25,12 @@ from algorithms.dimred import Isomap, neighbourhood_graph
 from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import Tolerance, assert_close, assert_leq
 from properties.dimred.strategies_manifold import SEEDS, distance_matrix
-from properties.dimred.support_manifold import EIGEN_ROUNDING, ITERATIVE_EIGEN, match_signs
+from properties.dimred.support_manifold import (
+    EIGEN_ROUNDING,
+    ITERATIVE_EIGEN,
+    match_signs,
+    single_threaded,
+)
 
 #: Paths of at most m edges, each rounded to ~1e-16 of its length.
 PATH_ROUNDING = 1e-12
@@ -307,6 +312,11 @@ EPSILON = 6.0
     tags=("dimred", "isomap", "real-data"),
 )
 def reference(rng, scale):
+    with single_threaded():
+        _reference(rng, scale)
+
+
+def _reference(rng, scale):
     digits = load_digits().data[rng.choice(1797, 400, replace=False)]
     # integer pixels give exactly equal distances; a jitter of 1e-6 of each feature's
     # spread breaks the ties that the two libraries' neighbour searches order differently

@@ -34,6 +34,7 @@ from properties.dimred.support_manifold import (
     GRAM_ROUNDING,
     match_signs,
     quietly,
+    single_threaded,
 )
 
 _K13 = np.array([[0.0, 1, 1, 1], [1, 0, 2, 2], [1, 2, 0, 2], [1, 2, 2, 0]])
@@ -223,6 +224,11 @@ def exact_embedding_as_written(D):
     tags=("dimred", "mds", "real-data"),
 )
 def reference(rng, scale):
+    with single_threaded():
+        _reference(rng, scale)
+
+
+def _reference(rng, scale):
     digits = load_digits().data
     cases = [("digits", digits[rng.choice(len(digits), 300, replace=False)], (2, 5))]
     for _ in range(3 * scale):

@@ -32,6 +32,7 @@ from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, ITERATIVE_SOLVER, Tolerance, assert_close, assert_leq
 from mltheory.stats import check_probability_at_least, check_probability_at_most
 from properties.dimred.strategies_manifold import LabelledProblem, labelled_problems
+from properties.dimred.support_manifold import single_threaded
 
 
 def probability_rounding(max_sq_distance: float) -> Tolerance:
@@ -310,6 +311,11 @@ def check_history(X: np.ndarray, y: np.ndarray, nca=NeighbourhoodComponentsAnaly
     tags=("dimred", "nca", "real-data"),
 )
 def reference(rng, scale):
+    with single_threaded():
+        _reference(rng, scale)
+
+
+def _reference(rng, scale):
     for _name, (X, y) in (("iris", load_iris(return_X_y=True)),
                          ("wine", load_wine(return_X_y=True))):
         X = (X - X.mean(axis=0)) / X.std(axis=0)
