@@ -38,6 +38,14 @@ def _constrained(rng: np.random.Generator) -> tuple[tuple, dict]:
 
 
 CASES: dict[str, Case] = {
+    # §11.5
+    "CoTrainingRound": Case(skip="a record of one co-training round"),
+    "CoTraining": Case(call=_partially_labelled,
+                       init=lambda: {"view": np.array([0]), "n_rounds": 3, "random_state": 0},
+                       invalid={"pool_size": [0], "n_positive": [-1], "n_negative": [-1],
+                                "n_rounds": [-1], "view": [np.array([2]), np.array([0, 0]),
+                                                          np.array([0.5])],
+                                "estimator": ["bogus"], "y": _BAD_LABELS}),
     # §11.3
     "TSVMSolve": Case(skip="a record of one SVM solved by TSVM.fit"),
     "TSVM": Case(call=_partially_labelled,

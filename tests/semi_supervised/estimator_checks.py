@@ -17,4 +17,5 @@ EXPECTED_FAILED_CHECKS: dict = {
     "SemiSupervisedGaussianMixture": {"check_classifiers_classes": _MINUS_ONE_IS_UNLABELLED},
     "ConstrainedSeedKMeans": {"check_classifiers_classes": _MINUS_ONE_IS_UNLABELLED},
     "TSVM": {"check_classifiers_classes": _MINUS_ONE_IS_UNLABELLED},
+    "CoTraining": {"check_classifiers_classes": _MINUS_ONE_IS_UNLABELLED},
 }

@@ -285,3 +285,42 @@ def test_tsvm_bad_input():
     # C_u_init >= C_l: no unlabelled stage, the labelled SVM's guesses stand
     est = TSVM(C_u_init=2.0).fit(X, np.r_[0, 1, np.full(8, -1)])
     assert len(est.solves_) == 1
+
+
+# ---------------------------------------------------------------------------
+# §11.5 co-training
+# ---------------------------------------------------------------------------
+
+
+def test_cotraining_lifts_two_weak_views():
+    from algorithms.bayes import NaiveBayesClassifier
+    from algorithms.semi_supervised import CoTraining
+
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 800)
+    X = rng.normal(size=(800, 4)) + 1.5 * y[:, None]
+    partial = np.full(800, -1)
+    lab = np.r_[np.flatnonzero(y == 0)[:3], np.flatnonzero(y == 1)[:3]]
+    partial[lab] = y[lab]
+    est = CoTraining(view=np.array([0, 1]), n_rounds=50, random_state=0).fit(X, partial)
+    base = CoTraining(view=np.array([0, 1]), n_rounds=0).fit(X, partial)
+    assert np.mean(est.predict(X) == y) > np.mean(base.predict(X) == y)
+    assert est.n_iter_ == len(est.rounds_) <= 50
+    assert all(len(r.picked) == 2 for r in est.rounds_)
+    assert isinstance(est.estimators_[0], NaiveBayesClassifier)
+    np.testing.assert_allclose(est.predict_proba(X[:5]).sum(axis=1), 1.0)
+
+
+def test_cotraining_bad_input():
+    from algorithms.semi_supervised import CoTraining
+
+    X = np.random.default_rng(0).normal(size=(20, 4))
+    y = np.r_[0, 1, np.full(18, -1)]
+    with pytest.raises(ValueError, match="view"):
+        CoTraining(view=np.array([4])).fit(X, y)
+    with pytest.raises(ValueError, match="estimator"):
+        CoTraining(estimator="nb").fit(X, y)
+    with pytest.raises(ValueError, match="pool_size"):
+        CoTraining(pool_size=0).fit(X, y)
+    with pytest.raises(ValueError, match="at most 2|binary"):
+        CoTraining().fit(X, np.r_[0, 1, 2, np.full(17, -1)])

@@ -10,11 +10,13 @@ import algorithms.semi_supervised._constrained as constrained_module
 import algorithms.semi_supervised._generative as generative_module
 import algorithms.semi_supervised._graph as graph_module
 import properties.semi_supervised.constrained as cons_claims
+import properties.semi_supervised.cotraining as cot_claims
 import properties.semi_supervised.generative as gen_claims
 import properties.semi_supervised.graph as claims
 import properties.semi_supervised.tsvm as tsvm_claims
 from algorithms.clustering import MixtureParams
-from algorithms.semi_supervised import TSVM, LabelSpreading
+from algorithms.semi_supervised import TSVM, CoTraining, LabelSpreading
+from mltheory.testing import assert_refutes
 
 X3 = np.array([[0.0], [0.4], [1.0], [0.7]])
 CODES = np.array([0, 1, -1, -1])
@@ -344,3 +346,52 @@ def test_tsvm_reference_refutes_a_halved_cost(monkeypatch):
                         lambda X, labels, costs: real(X, labels, 0.5 * costs))
     with pytest.raises(AssertionError):
         tsvm_claims.check_solves_are_svms(X, y, est)
+
+
+# ---------------------------------------------------------------------------
+# §11.5 co-training
+# ---------------------------------------------------------------------------
+
+
+def _cotrain_problem():
+    rng = np.random.default_rng(2)
+    truth = rng.integers(0, 2, 60)
+    X = rng.normal(size=(60, 4)) + 1.5 * truth[:, None]
+    y = np.full(60, -1)
+    pick = np.r_[np.flatnonzero(truth == 0)[:2], np.flatnonzero(truth == 1)[:2]]
+    y[pick] = truth[pick]
+    return X, y
+
+
+@pytest.mark.parametrize("tamper", ["positives and negatives swapped", "pick from outside",
+                                    "pseudo-label lost", "refill too large"])
+def test_cotraining_replay_refutes_a_tampered_run(tamper):
+    X, y = _cotrain_problem()
+    est = CoTraining(view=np.array([0, 1]), pool_size=8, n_rounds=5, random_state=0).fit(X, y)
+    cot_claims.check_cotraining_run(X, y, est)
+    r = est.rounds_[0]
+    picked, pseudo = r.picked[0]
+    if tamper == "positives and negatives swapped":
+        r.picked[0] = (picked, 1 - pseudo)
+    elif tamper == "pick from outside":
+        outside = next(i for i in np.flatnonzero(y == -1) if i not in r.pool)
+        r.picked[0] = (np.r_[picked[:-1], outside], pseudo)
+    elif tamper == "pseudo-label lost":
+        key = next(iter(est.pseudo_labels_[1]))
+        del est.pseudo_labels_[1][key]
+    else:
+        r.refill = np.r_[r.refill, np.flatnonzero(y == -1)[-3:]]
+    with pytest.raises(AssertionError):
+        cot_claims.check_cotraining_run(X, y, est)
+
+
+def test_cotraining_simulation_refutes_co_training_that_adds_nothing(monkeypatch):
+    """With pseudo-labels thrown away the co-trained pair is the labelled-only pair: the
+    win-rate rule refutes it."""
+    real = CoTraining.fit
+
+    def no_pseudo(self, X, y):
+        self.n_rounds = 0
+        return real(self, X, y)
+    monkeypatch.setattr(cot_claims.CoTraining, "fit", no_pseudo)
+    assert_refutes(cot_claims.sufficient_independent_views)
