@@ -41,12 +41,15 @@ COEF0 = st.sampled_from([0.0, 0.5, 2.0])
 
 @st.composite
 def kernel_data(draw):
-    """(X, Q, coef0, d'): 6-25 training points and 4 queries in 1-3 dimensions."""
+    """(X, Q, coef0, d'): 6-25 training points and 4 queries in 1-3 dimensions, at unit
+    scale or 10 times larger (eigenvalues of the kernel matrix up to ~1e6: the relative
+    threshold for zero eigenvalues is then exercised)."""
     rng = np.random.default_rng(draw(SEEDS))
     d = draw(st.integers(1, 3))
     m = draw(st.integers(6, 25))
-    X = rng.normal(size=(m, d)) + draw(st.sampled_from([0.0, 1.0]))
-    Q = rng.normal(size=(4, d))
+    size = draw(st.sampled_from([1.0, 10.0]))  # kernel values up to ~1e4 times larger
+    X = (rng.normal(size=(m, d)) + draw(st.sampled_from([0.0, 1.0]))) * size
+    Q = rng.normal(size=(4, d)) * size
     coef0 = draw(COEF0)
     h = poly2_features(X[:1], coef0).shape[1]
     d_prime = draw(st.integers(1, min(h, m - 1, 4)))
