@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from sklearn.datasets import load_digits
 from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
@@ -16,11 +16,16 @@ from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 from algorithms.dimred import KNNClassifier, KNNRegressor
 from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import Tolerance, assert_close
-from properties.dimred.strategies_linear import SEEDS, continuous_problems, grid_problems
+from properties.dimred.strategies_linear import (
+    SEEDS,
+    KNNProblem,
+    continuous_problems,
+    grid_problems,
+)
 from properties.dimred.support_linear import check_knn_matches_brute, single_blas_thread
 
 WEIGHTS = st.sampled_from(["uniform", "distance"])
-ALGORITHMS = st.sampled_from(["brute", "kd_tree"])
+ALGORITHMS = st.sampled_from(["brute", "kd_tree", "auto"])
 
 #: kNN means and distances against scikit-learn: the same sums in other orders.
 SKLEARN_KNN = Tolerance(rtol=1e-9, atol=1e-12,
@@ -75,6 +80,10 @@ def check_sklearn_agreement(problem, k_sklearn: int, weights: str, algorithm: st
 )
 @given(problem=grid_problems(), weights=WEIGHTS, algorithm=ALGORITHMS,
        regression=st.booleans())
+@example(problem=KNNProblem(np.zeros((4, 1)), np.array([0, 1, 0, 1]), np.zeros((2, 1)), 3),
+         weights="distance", algorithm="brute", regression=False)  # every point at 0
+@example(problem=KNNProblem(np.zeros((4, 2)), np.array([0, 1, 1, 0]), np.zeros((1, 2)), 2),
+         weights="uniform", algorithm="kd_tree", regression=False)
 def tie_rule(problem, weights, algorithm, regression):
     p = problem
     if regression:  # integer targets: sums of equal targets are exact
