@@ -37,7 +37,24 @@ def _constrained(rng: np.random.Generator) -> tuple[tuple, dict]:
                              "cannot_link": np.array([[0, N_SAMPLES - 1]])}
 
 
+def _active(rng: np.random.Generator) -> tuple[tuple, dict]:
+    from algorithms.bayes import NaiveBayesClassifier
+
+    X = _points(rng)
+    y = (np.arange(N_SAMPLES) >= N_SAMPLES // 2).astype(int)
+    return (NaiveBayesClassifier(), X, y, np.array([0, N_SAMPLES - 1])), {"n_queries": 3}
+
+
 CASES: dict[str, Case] = {
+    # §11.1
+    "ACTIVE_STRATEGIES": Case(skip="a tuple of strings"),
+    "ActiveLearningResult": Case(skip="a result dataclass filled by active_learning"),
+    "active_learning": Case(call=_active,
+                            invalid={"n_queries": [-1, N_SAMPLES], "strategy": ["bogus"],
+                                     "initial": [np.array([], int), np.array([0, 0]),
+                                                 np.array([0, N_SAMPLES])],
+                                     "oracle": [np.zeros(3)], "estimator": ["bogus"]}),
+    "uncertainty": Case(skip="needs a fitted classifier; active_learning exercises it"),
     # §11.5
     "CoTrainingRound": Case(skip="a record of one co-training round"),
     "CoTraining": Case(call=_partially_labelled,

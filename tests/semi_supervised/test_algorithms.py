@@ -324,3 +324,41 @@ def test_cotraining_bad_input():
         CoTraining(pool_size=0).fit(X, y)
     with pytest.raises(ValueError, match="at most 2|binary"):
         CoTraining().fit(X, np.r_[0, 1, 2, np.full(17, -1)])
+
+
+# ---------------------------------------------------------------------------
+# §11.1 active learning
+# ---------------------------------------------------------------------------
+
+
+def test_active_learning_beats_random_queries_on_two_moons():
+    from algorithms.bayes import NaiveBayesClassifier
+    from algorithms.semi_supervised import active_learning, uncertainty
+
+    X, y, _ = _moons()
+    start = np.r_[np.flatnonzero(y == 0)[:1], np.flatnonzero(y == 1)[:1]]
+    res = active_learning(NaiveBayesClassifier(), X, y, start, n_queries=10)
+    assert res.n_oracle_calls == 12 and res.queried.size == 10
+    assert np.array_equal(res.labels, y[res.labelled])
+    np.testing.assert_array_equal(res.chosen_uncertainty, res.max_uncertainty)
+    u = uncertainty(res.estimator, X)
+    assert u.shape == (200,) and np.all((u >= 0) & (u <= 0.5))
+    rnd = active_learning(NaiveBayesClassifier(), X, y, start, n_queries=10,
+                          strategy="random", random_state=0)
+    assert np.all(np.isnan(rnd.chosen_uncertainty))
+
+
+def test_active_learning_bad_input():
+    from algorithms.bayes import NaiveBayesClassifier
+    from algorithms.semi_supervised import active_learning
+
+    X, y, _ = _moons()
+    nb = NaiveBayesClassifier()
+    with pytest.raises(ValueError, match="n_queries"):
+        active_learning(nb, X, y, np.array([0, 1]), n_queries=199)
+    with pytest.raises(ValueError, match="initial"):
+        active_learning(nb, X, y, np.array([0, 0]), n_queries=1)
+    with pytest.raises(ValueError, match="oracle"):
+        active_learning(nb, X, y[:5], np.array([0, 1]), n_queries=1)
+    with pytest.raises(ValueError, match="strategy"):
+        active_learning(nb, X, y, np.array([0, 1]), n_queries=1, strategy="margin")

@@ -6,9 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import algorithms.semi_supervised._active as active_module
 import algorithms.semi_supervised._constrained as constrained_module
 import algorithms.semi_supervised._generative as generative_module
 import algorithms.semi_supervised._graph as graph_module
+import properties.semi_supervised.active as act_claims
 import properties.semi_supervised.constrained as cons_claims
 import properties.semi_supervised.cotraining as cot_claims
 import properties.semi_supervised.generative as gen_claims
@@ -395,3 +397,39 @@ def test_cotraining_simulation_refutes_co_training_that_adds_nothing(monkeypatch
         return real(self, X, y)
     monkeypatch.setattr(cot_claims.CoTraining, "fit", no_pseudo)
     assert_refutes(cot_claims.sufficient_independent_views)
+
+
+# ---------------------------------------------------------------------------
+# §11.1 active learning
+# ---------------------------------------------------------------------------
+
+
+def test_query_check_refutes_a_loop_that_asks_the_most_certain(monkeypatch):
+    act_claims.check_queries(20, 7, 5)
+    real = active_module._uncertainty
+    monkeypatch.setattr(active_module, "_uncertainty", lambda h, X: -real(h, X))
+    with pytest.raises(AssertionError, match="least certain"):
+        act_claims.check_queries(20, 7, 5)
+
+
+def test_query_check_refutes_self_given_labels(monkeypatch):
+    real = active_module.active_learning
+
+    def self_labelling(estimator, X, oracle, initial, **kw):
+        res = real(estimator, X, oracle, initial, **kw)
+        h = act_claims.MidpointThreshold().fit(X[initial], np.asarray(oracle)[initial]
+                                               if not callable(oracle) else
+                                               [oracle(i) for i in initial])
+        res.labels[len(initial):] = h.predict(X[res.queried])
+        return res
+    monkeypatch.setattr(act_claims, "active_learning", self_labelling)
+    with pytest.raises(AssertionError):
+        act_claims.check_queries(40, 13, 10)
+
+
+def test_binary_search_check_refutes_a_halved_bound(monkeypatch):
+    act_claims.check_binary_search(200, 77)
+    real = act_claims.queries_bound
+    monkeypatch.setattr(act_claims, "queries_bound", lambda m: real(m) // 2)
+    with pytest.raises(AssertionError, match="more than"):
+        act_claims.check_binary_search(200, 77)
