@@ -17,8 +17,12 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from scipy.special import logsumexp
 
-from algorithms._validation import InvalidArgumentError, check_array_argument, check_int
-from algorithms.graphical._inference import check_index_array
+from algorithms._validation import (
+    InvalidArgumentError,
+    check_array_argument,
+    check_index_array,
+    check_int,
+)
 
 __all__ = [
     "crf_features",

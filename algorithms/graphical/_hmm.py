@@ -13,12 +13,8 @@ from math import isqrt
 
 import numpy as np
 
-from algorithms._validation import check_int, make_rng
-from algorithms.graphical._inference import (
-    _log,
-    check_index_array,
-    check_stochastic,
-)
+from algorithms._validation import check_index_array, check_int, check_stochastic, make_rng
+from algorithms.graphical._inference import _log
 
 __all__ = [
     "hmm_forward",

@@ -19,7 +19,9 @@ from algorithms._validation import (
     InvalidArgumentError,
     check_array_argument,
     check_choice,
+    check_index_array,
     check_int,
+    check_nonnegative_table,
 )
 
 __all__ = [
@@ -39,41 +41,6 @@ MAX_TABLE_SIZE = 2**22
 # ---------------------------------------------------------------------------
 # Checks shared by the exact modules (integer index arrays, probability tables)
 # ---------------------------------------------------------------------------
-
-
-def check_index_array(value: object, name: str, high: int, *, ndims: tuple[int, ...] = (1,)
-                      ) -> np.ndarray:
-    """Integer codes in ``[0, high)`` as an intp array of one of the ranks ``ndims``."""
-    arr = check_array_argument(value, name, dtype=None, real=True)
-    if arr.ndim not in ndims:
-        raise ValueError(f"{name} must be a {' or '.join(f'{d}-d' for d in ndims)} array, "
-                         f"got shape {arr.shape}.")
-    if arr.dtype.kind not in "biuf" or (
-        arr.dtype.kind == "f" and not np.all(np.isfinite(arr) & (arr == np.round(arr)))
-    ):
-        raise ValueError(f"{name} must hold integer codes in [0, {high - 1}].")
-    if arr.min() < 0 or arr.max() > high - 1:
-        raise ValueError(f"{name} must hold integer codes in [0, {high - 1}], got values in "
-                         f"[{arr.min()}, {arr.max()}].")
-    return arr.astype(np.intp)
-
-
-def check_nonnegative_table(value: object, name: str, *, shape=None, ndim=None) -> np.ndarray:
-    """A finite real table with non-negative entries (a potential)."""
-    arr = check_array_argument(value, name, shape=shape, ndim=ndim, real=True)
-    if np.any(arr < 0):
-        raise ValueError(f"{name} must have non-negative entries (a potential).")
-    return arr
-
-
-def check_stochastic(value: object, name: str, *, shape, axis: int = -1) -> np.ndarray:
-    """Non-negative rows summing to 1 within 1e-8 (a conditional probability table)."""
-    arr = check_nonnegative_table(value, name, shape=shape)
-    sums = arr.sum(axis=axis)
-    if not np.allclose(sums, 1.0, rtol=0.0, atol=1e-8):
-        raise ValueError(f"{name} must be row-stochastic: non-negative rows summing to 1 "
-                         f"(row sums range over [{sums.min():.6g}, {sums.max():.6g}]).")
-    return arr
 
 
 def _log(values: np.ndarray) -> np.ndarray:
