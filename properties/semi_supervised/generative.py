@@ -184,3 +184,35 @@ def check_classification(X: np.ndarray, codes: np.ndarray) -> None:
 def generative_classify_11_2_11_3(problem):
     X, codes, _ = problem
     check_classification(X, codes)
+
+
+def check_mixture_density(X: np.ndarray, codes: np.ndarray) -> None:
+    """(11.1) with the fitted parameters integrates to 1: the library's score_samples on a
+    1-d grid of 40001 points over +-40 sd of every component, by the trapezoid rule
+    (spacing below 0.005 sd: its error is far below the 1e-6 allowed); and the weights
+    lie on the simplex."""
+    est = SemiSupervisedGaussianMixture().fit(X[:, :1], codes)
+    assert np.all(est.weights_ >= 0) and abs(est.weights_.sum() - 1.0) <= 1e-12
+    sd = float(np.sqrt(est.covariances_.min()))
+    lo = float(np.min(est.means_ - 40 * np.sqrt(est.covariances_[:, 0, 0])[:, None]))
+    hi = float(np.max(est.means_ + 40 * np.sqrt(est.covariances_[:, 0, 0])[:, None]))
+    n = max(40001, int((hi - lo) / (0.005 * sd)) + 1)
+    grid = np.linspace(lo, hi, min(n, 2_000_001))
+    total = float(np.trapezoid(np.exp(est.score_samples(grid[:, None])), grid))
+    evidence.worst("|integral of p(x) - 1|", abs(total - 1.0))
+    assert abs(total - 1.0) <= 1e-6, f"the mixture integrates to {total}"
+
+
+@claim(
+    id="ssl.mixture_11_1",
+    source="003 §11.2 (11.1)",
+    statement="With mixing weights alpha_i >= 0 summing to 1, p(x) = sum_i alpha_i "
+    "p(x | mu_i, Sigma_i) is a probability density; the fitted mixture's weights are on "
+    "the simplex and its density integrates to 1.",
+    method=Method.PROPERTY,
+    tags=("semi_supervised", "generative", "slow"),
+)
+@given(problem=gaussian_classes())
+def mixture_11_1(problem):
+    X, codes, _ = problem
+    check_mixture_density(X, codes)

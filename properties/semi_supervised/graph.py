@@ -31,6 +31,7 @@ from sklearn.semi_supervised import LabelSpreading as SkLabelSpreading
 from algorithms.semi_supervised import (
     LabelPropagation,
     LabelSpreading,
+    affinity_matrix,
     graph_energy,
     harmonic_function,
     propagation_matrix,
@@ -439,3 +440,47 @@ def check_against_sklearn(X, codes, sigma, alpha) -> None:
 def reference_sklearn(data, alpha):
     X, codes, sigma = data
     check_against_sklearn(X, codes, sigma, alpha)
+
+
+# ---------------------------------------------------------------------------
+# (11.7): the graph itself
+# ---------------------------------------------------------------------------
+
+
+def check_affinity(X: np.ndarray, sigma: float, k: int | None) -> None:
+    """W of (11.7) against its definition, symmetric with W_ii = 0 and weights in (0, 1];
+    the Laplacian D - W is positive semi-definite with (D - W) 1 = 0."""
+    W = affinity_matrix(X, sigma=sigma, n_neighbors=k)
+    W = W.toarray() if hasattr(W, "toarray") else W
+    full = own_affinity(X, sigma)
+    kept = W > 0
+    assert np.array_equal(W, W.T), "W is not symmetric"
+    assert np.all(np.diag(W) == 0.0), "W_ii != 0"
+    assert np.all(W <= 1.0) and np.all(W >= 0.0), "a weight outside [0, 1]"
+    assert_close(W[kept], full[kept], EXACT_ARITHMETIC, scale=1.0,
+                 context="(11.7): ", label="W vs exp(-||x_i - x_j||^2 / (2 sigma^2))")
+    if k is None:
+        assert np.all(kept[~np.eye(len(X), dtype=bool)]), "a dense graph lost an edge"
+    L = np.diag(W.sum(axis=1)) - W
+    assert_close(L @ np.ones(len(X)), np.zeros(len(X)), EXACT_ARITHMETIC, scale=1.0,
+                 label="(D - W) 1")
+    smallest = float(np.linalg.eigvalsh(L)[0])
+    evidence.worst("smallest Laplacian eigenvalue", smallest, larger_is_worse=False)
+    assert smallest >= -1e-12 * max(1.0, float(np.max(W.sum(axis=1)))), "D - W not PSD"
+
+
+@claim(
+    id="ssl.affinity_11_7",
+    source="003 §11.4 (11.7)-(11.8)",
+    statement="The Gaussian affinities W_ij = exp(-||x_i - x_j||^2 / (2 sigma^2)) (i != j), "
+    "W_ii = 0 form a symmetric matrix with weights in (0, 1] (some set to 0 by a "
+    "k-nearest-neighbour sparsification), and the Laplacian D - W is positive "
+    "semi-definite with (D - W) 1 = 0, so the energy (11.8) is non-negative and vanishes "
+    "on constant f.",
+    method=Method.PROPERTY,
+    tags=("semi_supervised", "graph"),
+)
+@given(data=partially_labelled(), k=st.sampled_from([None, 1, 3]))
+def affinity_11_7(data, k):
+    X, _, sigma = data
+    check_affinity(X, sigma, None if k is None or k >= len(X) else k)

@@ -433,3 +433,23 @@ def test_binary_search_check_refutes_a_halved_bound(monkeypatch):
     monkeypatch.setattr(act_claims, "queries_bound", lambda m: real(m) // 2)
     with pytest.raises(AssertionError, match="more than"):
         act_claims.check_binary_search(200, 77)
+
+
+def test_affinity_check_refutes_a_halved_width(monkeypatch):
+    X = np.array([[0.0, 0.0], [0.5, 0.1], [1.0, -0.3], [0.2, 0.9]])
+    claims.check_affinity(X, 1.0, None)
+    real = claims.affinity_matrix
+    monkeypatch.setattr(claims, "affinity_matrix",
+                        lambda X, sigma, n_neighbors: real(X, 0.5 * sigma, n_neighbors))
+    with pytest.raises(AssertionError, match="11.7"):
+        claims.check_affinity(X, 1.0, None)
+
+
+def test_mixture_check_refutes_weights_off_the_simplex(monkeypatch):
+    X, codes = _problem()
+    gen_claims.check_mixture_density(X, codes)
+    real = generative_module.SemiSupervisedGaussianMixture.score_samples
+    monkeypatch.setattr(generative_module.SemiSupervisedGaussianMixture, "score_samples",
+                        lambda self, X: real(self, X) + np.log(0.5))
+    with pytest.raises(AssertionError, match="integrates"):
+        gen_claims.check_mixture_density(X, codes)
