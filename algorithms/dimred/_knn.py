@@ -35,6 +35,7 @@ from numpy.typing import ArrayLike
 from scipy.spatial import cKDTree
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
+from algorithms._threads import one_blas_thread
 from algorithms._validation import (
     check_array_argument,
     check_choice,
@@ -43,7 +44,6 @@ from algorithms._validation import (
     validate_features,
     validate_regression,
 )
-from algorithms.dimred._blas_linear import one_blas_thread
 
 __all__ = ["KNNClassifier", "KNNRegressor", "knn_weights"]
 

@@ -9,6 +9,7 @@ import scipy.linalg
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, TransformerMixin
 
+from algorithms._threads import one_blas_thread
 from algorithms._validation import (
     InvalidArgumentError,
     check_array_argument,
@@ -16,7 +17,6 @@ from algorithms._validation import (
     check_int,
     validate_features,
 )
-from algorithms.dimred._blas_linear import one_blas_thread
 from algorithms.kernels import Kernel, make_kernel
 
 __all__ = ["KernelPCA", "center_kernel_matrix"]

@@ -7,6 +7,7 @@ import scipy.linalg
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, TransformerMixin
 
+from algorithms._threads import one_blas_thread
 from algorithms._validation import (
     check_array_argument,
     check_fitted,
@@ -14,7 +15,6 @@ from algorithms._validation import (
     check_real,
     validate_features,
 )
-from algorithms.dimred._blas_linear import one_blas_thread
 
 __all__ = ["PCA", "deterministic_signs"]
 
