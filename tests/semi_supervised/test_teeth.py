@@ -453,3 +453,13 @@ def test_mixture_check_refutes_weights_off_the_simplex(monkeypatch):
                         lambda self, X: real(self, X) + np.log(0.5))
     with pytest.raises(AssertionError, match="integrates"):
         gen_claims.check_mixture_density(X, codes)
+
+
+def test_dependent_views_simulation_refutes_co_training_that_adds_nothing(monkeypatch):
+    real = CoTraining.fit
+
+    def no_pseudo(self, X, y):
+        self.n_rounds = 0
+        return real(self, X, y)
+    monkeypatch.setattr(cot_claims.CoTraining, "fit", no_pseudo)
+    assert_refutes(cot_claims.dependent_views)
