@@ -23,7 +23,6 @@ finite iterate and warns.
 
 from __future__ import annotations
 
-import contextlib
 import math
 from dataclasses import dataclass
 
@@ -33,7 +32,7 @@ from scipy.linalg import solve_triangular
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClusterMixin
 
-from algorithms._threads import one_blas_thread
+from algorithms._threads import blas_threads_for
 from algorithms._validation import (
     InvalidArgumentError,
     check_array_argument,
@@ -69,19 +68,6 @@ MAX_SAMPLES = 10**7
 
 #: Weights given as ``weights_init`` must sum to 1 up to this rounding slack.
 _SIMPLEX_SLACK = 1e-8
-
-#: Below this many multiply-adds per component product (``m n^2``) BLAS runs on one thread:
-#: OpenBLAS's threads cost more than they save on products this small (a 1797 x 64
-#: mixture runs 15x slower with two threads on a loaded machine).
-_SINGLE_THREAD_WORK = 5e7
-
-
-def _blas_threads(X: np.ndarray):
-    """One BLAS thread for small problems, the library's default otherwise."""
-    if X.shape[0] * X.shape[1] ** 2 < _SINGLE_THREAD_WORK:
-        return one_blas_thread()
-    return contextlib.nullcontext()
-
 
 @dataclass(frozen=True)
 class MixtureParams:
@@ -371,7 +357,7 @@ class GaussianMixtureClustering(ClusterMixin, BaseEstimator):
         model = self._model(X.shape[0])
         max_iter, tol, n_init = check_em_settings(self.max_iter, self.tol, self.n_init)
         keep = check_bool(self.keep_history, "keep_history")
-        with _blas_threads(X):
+        with blas_threads_for(X):
             result = run_em(model, X, max_iter=max_iter, tol=tol, n_init=n_init,
                             random_state=make_rng(self.random_state), keep_params=keep,
                             name="GaussianMixtureClustering")

@@ -88,6 +88,20 @@ def _update_means(X: np.ndarray, labels: np.ndarray, old: np.ndarray) -> np.ndar
     return means
 
 
+def _record_run(est, labels: np.ndarray, history: list, objective: list, converged: bool,
+                max_iter: int) -> None:
+    """The fitted attributes both algorithms record, and the warning of an unfinished run."""
+    est.labels_ = labels
+    est.cluster_centers_ = history[-1]
+    est.means_history_ = history
+    est.objective_history_ = np.array(objective)
+    est.n_iter_ = len(objective)
+    est.converged_ = converged
+    if not converged:
+        warnings.warn(f"{type(est).__name__} reached max_iter={max_iter} passes with the "
+                      "means still changing.", ConvergenceWarning, stacklevel=3)
+
+
 class ConstrainedKMeans(ClusterMixin, BaseEstimator):
     """Constrained k-means (COP-k-means), 003 §11.6 Fig. 13.7.
 
@@ -161,15 +175,7 @@ class ConstrainedKMeans(ClusterMixin, BaseEstimator):
                 converged = True
                 break
             means = new
-        self.labels_ = labels
-        self.cluster_centers_ = history[-1]
-        self.means_history_ = history
-        self.objective_history_ = np.array(objective)
-        self.n_iter_ = len(objective)
-        self.converged_ = converged
-        if not converged:
-            warnings.warn(f"ConstrainedKMeans reached max_iter={max_iter} passes with the "
-                          "means still changing.", ConvergenceWarning, stacklevel=2)
+        _record_run(self, labels, history, objective, converged, max_iter)
         return self
 
     @staticmethod
@@ -251,15 +257,7 @@ class ConstrainedSeedKMeans(ClassifierMixin, BaseEstimator):
                 converged = True
                 break
             means = new
-        self.labels_ = labels
-        self.cluster_centers_ = history[-1]
-        self.means_history_ = history
-        self.objective_history_ = np.array(objective)
-        self.n_iter_ = len(objective)
-        self.converged_ = converged
-        if not converged:
-            warnings.warn(f"ConstrainedSeedKMeans reached max_iter={max_iter} passes with "
-                          "the means still changing.", ConvergenceWarning, stacklevel=2)
+        _record_run(self, labels, history, objective, converged, max_iter)
         return self
 
     def predict(self, X: ArrayLike) -> np.ndarray:

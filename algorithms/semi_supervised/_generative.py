@@ -20,7 +20,6 @@ the largest posterior ``p(Theta = i | x)`` (11.3).
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,7 +27,7 @@ from numpy.typing import ArrayLike
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from algorithms._threads import one_blas_thread
+from algorithms._threads import blas_threads_for
 from algorithms._validation import (
     UNLABELLED,
     check_int,
@@ -42,17 +41,6 @@ from algorithms.bayes import check_em_settings, record_em_result, run_em
 from algorithms.clustering import GaussianMixtureEM, MixtureParams, MixtureStats
 
 __all__ = ["SemiSupervisedData", "SemiSupervisedGaussianEM", "SemiSupervisedGaussianMixture"]
-
-#: Below this many multiply-adds per component (``m n^2``) BLAS runs on one thread (its
-#: threads cost more than they save on such thin products, the more so on a busy machine).
-_SINGLE_THREAD_WORK = 5e7
-
-
-def _threads_for(X: np.ndarray):
-    if X.shape[0] * X.shape[1] ** 2 < _SINGLE_THREAD_WORK:
-        return one_blas_thread()
-    return contextlib.nullcontext()
-
 
 @dataclass(frozen=True)
 class SemiSupervisedData:
@@ -111,7 +99,7 @@ class SemiSupervisedGaussianEM:
                ) -> tuple[MixtureStats, float]:
         """(11.5) for the unlabelled samples, certainty for the labelled ones, and the
         log-likelihood (11.4) of ``params``."""
-        with _threads_for(data.X):
+        with blas_threads_for(data.X):
             joint = self._mixture.log_joint(data.X, params)
         k = self.n_classes
         if joint is None:
@@ -126,7 +114,7 @@ class SemiSupervisedGaussianEM:
 
     def m_step(self, data: SemiSupervisedData, stats: MixtureStats) -> MixtureParams:
         """(11.6): the mixture M-step on the combined responsibilities."""
-        with _threads_for(data.X):
+        with blas_threads_for(data.X):
             return self._mixture.m_step(data.X, stats)
 
 

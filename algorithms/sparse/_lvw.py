@@ -6,19 +6,18 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.feature_selection import SelectorMixin
 from sklearn.model_selection import StratifiedKFold
 from sklearn.tree import DecisionTreeClassifier
 
 from algorithms._validation import (
     InvalidArgumentError,
-    check_fitted,
     check_int,
     make_rng,
     validate_classification,
 )
+from algorithms.sparse._selector import SupervisedSelector
 
 __all__ = ["LVW"]
 
@@ -34,7 +33,7 @@ def cross_validation_error(estimator, X: np.ndarray, y: np.ndarray, folds) -> fl
     return wrong / X.shape[0]
 
 
-class LVW(SelectorMixin, BaseEstimator):
+class LVW(SupervisedSelector):
     """Las Vegas Wrapper feature selection (003 §10.3, Fig. 11.1).
 
     Parameters
@@ -155,12 +154,3 @@ class LVW(SelectorMixin, BaseEstimator):
         self.n_evaluations_ = len(cache)
         self.folds_ = folds
         return self
-
-    def _get_support_mask(self):
-        check_fitted(self, "support_")
-        return self.support_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        return tags

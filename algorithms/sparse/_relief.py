@@ -4,20 +4,18 @@ feature selection by a relevance statistic built from near-hits and near-misses.
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.feature_selection import SelectorMixin
 
 from algorithms._validation import (
     InvalidArgumentError,
     check_array_argument,
     check_choice,
-    check_fitted,
     check_int,
     check_real,
     make_rng,
     validate_classification,
     validate_labelled_sample,
 )
+from algorithms.sparse._selector import SupervisedSelector
 
 __all__ = ["Relief", "ReliefF", "relief_scores", "relieff_scores"]
 
@@ -250,7 +248,7 @@ def relieff_scores(X: object, y: object, *, discrete_features: object = None,
     return _statistic(Z, codes, idx, discrete, counts, hits, misses, weighting)
 
 
-class _ReliefBase(SelectorMixin, BaseEstimator):
+class _ReliefBase(SupervisedSelector):
     """Fit, sampling and selection rule shared by Relief and Relief-F."""
 
     _max_classes: int | None = None
@@ -292,15 +290,6 @@ class _ReliefBase(SelectorMixin, BaseEstimator):
             self.support_ = np.zeros(X_arr.shape[1], dtype=bool)
             self.support_[order[:value]] = True
         return self
-
-    def _get_support_mask(self):
-        check_fitted(self, "support_")
-        return self.support_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        return tags
 
 
 class Relief(_ReliefBase):

@@ -9,19 +9,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.feature_selection import SelectorMixin
 
 from algorithms._validation import (
     InvalidArgumentError,
     check_array_argument,
     check_choice,
-    check_fitted,
     check_int,
     check_real,
     validate_classification,
     validate_labelled_sample,
 )
+from algorithms.sparse._selector import SupervisedSelector
 
 __all__ = [
     "SubsetSearchResult",
@@ -360,7 +358,7 @@ def subset_search(score: SubsetScore, n_features: int, *, direction: str = "forw
 # ---------------------------------------------------------------------------
 
 
-class SubsetSelector(SelectorMixin, BaseEstimator):
+class SubsetSelector(SupervisedSelector):
     """Feature selection by greedy subset search with a subset score (003 §10.1).
 
     Parameters
@@ -423,12 +421,3 @@ class SubsetSelector(SelectorMixin, BaseEstimator):
         self.support_ = np.zeros(X_arr.shape[1], dtype=bool)
         self.support_[list(result.subset)] = True
         return self
-
-    def _get_support_mask(self):
-        check_fitted(self, "support_")
-        return self.support_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        return tags
