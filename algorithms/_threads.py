@@ -2,9 +2,9 @@
 
 OpenBLAS's threads cost more than they save on thin products (k-means, small mixtures,
 the EM loops of small problems), and far more on a loaded machine, so such loops run
-BLAS on one thread. The
-limit goes through one cached :class:`threadpoolctl.ThreadpoolController`: building a
-controller scans the loaded libraries (~0.1-2 ms), limiting through it costs microseconds.
+BLAS on one thread. The limit goes through one cached
+:class:`threadpoolctl.ThreadpoolController`: building a controller scans the loaded
+libraries (~0.1-2 ms), limiting through it costs microseconds.
 """
 
 from __future__ import annotations
