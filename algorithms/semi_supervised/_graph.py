@@ -96,6 +96,9 @@ def _degrees(W) -> np.ndarray:
 
 def _check_reachable(W, labelled: np.ndarray) -> None:
     """Every connected component holds a labelled node (else no label reaches it)."""
+    n = W.shape[0]
+    if not sp.issparse(W) and np.count_nonzero(W) == n * (n - 1):
+        return                              # a complete graph: one component
     n_comp, comp = csgraph.connected_components(sp.csr_matrix(W) if not sp.issparse(W)
                                                 else W, directed=False)
     reached = np.zeros(n_comp, dtype=bool)
@@ -167,7 +170,10 @@ def graph_energy(W: object, f: ArrayLike) -> float:
 def propagation_matrix(W: object) -> np.ndarray | sp.csr_matrix:
     """``S = D^{-1/2} W D^{-1/2}`` of §11.4 (a node without edges is refused: its
     ``d_i = 0`` has no inverse square root)."""
-    W = _square_weights(W)
+    return _propagation(_square_weights(W))
+
+
+def _propagation(W) -> np.ndarray | sp.csr_matrix:
     d = _degrees(W)
     if np.any(d <= 0):
         raise ValueError(
@@ -470,7 +476,7 @@ class LabelSpreading(_GraphSSL):
         max_iter = check_int(self.max_iter, "max_iter", low=1)
         tol = check_real(self.tol, "tol", low=0.0)
         W, _, Y = self._prepare(X, y)
-        out = _spread(propagation_matrix(W), Y, alpha, None, method, max_iter, tol)
+        out = _spread(_propagation(W), Y, alpha, None, method, max_iter, tol)
         self.F_ = out.F
         self.n_iter_ = out.n_iter
         self.converged_ = out.converged
