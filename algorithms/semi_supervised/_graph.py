@@ -28,7 +28,7 @@ import scipy.linalg
 import scipy.sparse as sp
 from numpy.typing import ArrayLike
 from scipy.sparse import csgraph
-from scipy.sparse.linalg import spsolve
+from scipy.sparse.linalg import cg, spsolve
 from scipy.spatial import cKDTree
 from scipy.spatial.distance import cdist
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -185,11 +185,28 @@ def _propagation(W) -> np.ndarray | sp.csr_matrix:
     return r[:, None] * W * r[None, :]
 
 
+#: Relative residual at which the sparse systems' conjugate gradients stop; then the
+#: solution's relative error is at most cond(A) times this.
+CG_RTOL = 1e-12
+
+
 def _solve(A, B: np.ndarray, *, spd: bool) -> np.ndarray:
-    if sp.issparse(A):
-        out = spsolve(sp.csc_matrix(A), B)
-        return np.asarray(out).reshape(B.shape)
-    return scipy.linalg.solve(A, B, assume_a="pos" if spd else "gen")
+    """``A^{-1} B``: a dense SPD solve, or, for a sparse SPD ``A`` (a Laplacian block or
+    I - alpha S of a k-NN graph, whose direct factorisation fills in badly), Jacobi-
+    preconditioned conjugate gradients per column, falling back to a sparse LU solve
+    for a column that does not converge."""
+    if not sp.issparse(A):
+        return scipy.linalg.solve(A, B, assume_a="pos" if spd else "gen")
+    A = sp.csr_matrix(A)
+    out = np.empty(B.shape)
+    cols = B.reshape(B.shape[0], -1)
+    flat = out.reshape(B.shape[0], -1)
+    jacobi = sp.diags(1.0 / A.diagonal())
+    for j in range(cols.shape[1]):
+        x, info = cg(A, cols[:, j], rtol=CG_RTOL, atol=0.0, maxiter=10 * A.shape[0],
+                     M=jacobi)
+        flat[:, j] = x if info == 0 else spsolve(A.tocsc(), cols[:, j])
+    return out
 
 
 def _harmonic(W, labelled: np.ndarray, F_l: np.ndarray) -> np.ndarray:
