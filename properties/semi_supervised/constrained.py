@@ -309,7 +309,8 @@ def supervision_types(problem, seed):
 
 def check_seed_kmeans(X: np.ndarray, y: np.ndarray) -> None:
     """Every pass replays as Fig. 13.9 (seeds fixed, other samples to the nearest mean,
-    means recomputed) and the recorded sum of squared distances never rises."""
+    means recomputed), the recorded sum of squared distances never rises, and predict
+    gives the label of the nearest final mean."""
     est = ConstrainedSeedKMeans(max_iter=200).fit(X, y)
     k = est.classes_.shape[0]
     codes = np.searchsorted(est.classes_, y)
@@ -327,6 +328,8 @@ def check_seed_kmeans(X: np.ndarray, y: np.ndarray) -> None:
         means = cluster_means(X, labels, means)
         assert_close(est.means_history_[t + 1], means, MEAN_AGREEMENT, scale=1.0,
                      label="recorded means vs replay")
+    nearest = np.argmin(((X[:, None, :] - est.cluster_centers_[None]) ** 2).sum(axis=2), axis=1)
+    assert np.array_equal(est.predict(X), est.classes_[nearest]), "predict is not the nearest mean"
     rises = np.diff(est.objective_history_)
     top = float(np.max(rises, initial=0.0))
     evidence.worst("largest rise of the objective between passes", top)

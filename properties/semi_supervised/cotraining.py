@@ -101,7 +101,8 @@ def procedure_fig_13_6(seed, n_labelled, s, p, n, T):
     y = np.full(60, -1)
     pick = np.r_[np.flatnonzero(truth == 0)[:n_labelled], np.flatnonzero(truth == 1)[:n_labelled]]
     y[pick] = truth[pick]
-    est = CoTraining(view=np.array([0, 1]), pool_size=s, n_positive=p, n_negative=n,
+    view = np.array([0, 1]) if seed % 2 else np.array([seed % 4])   # 2 or 1 columns
+    est = CoTraining(view=view, pool_size=s, n_positive=p, n_negative=n,
                      n_rounds=T, random_state=seed).fit(X, y)
     check_cotraining_run(X, y, est)
 

@@ -84,8 +84,12 @@ def check_tsvm_run(X: np.ndarray, y: np.ndarray, est: TSVM) -> int:
             pos, neg = u_xi[(u_lab > 0) & (u_xi > 0)], u_xi[(u_lab < 0) & (u_xi > 0)]
             if pos.size and neg.size:
                 assert pos.max() + neg.max() <= 2.0 + 1e-9, "a swappable pair was left"
-    labels = solves[-1].labels
+    last = solves[-1]
+    labels = last.labels
     assert np.array_equal(est.transduction_, est.classes_[(labels > 0).astype(int)])
+    f_last = K @ (last.alpha * last.labels) + last.bias
+    assert np.allclose(est.decision_function(X), f_last, rtol=1e-10, atol=1e-10), (
+        "decision_function is not the last SVM's f")
     return swaps
 
 

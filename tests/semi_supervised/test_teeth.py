@@ -463,3 +463,21 @@ def test_dependent_views_simulation_refutes_co_training_that_adds_nothing(monkey
         return real(self, X, y)
     monkeypatch.setattr(cot_claims.CoTraining, "fit", no_pseudo)
     assert_refutes(cot_claims.dependent_views)
+
+
+def test_tsvm_replay_refutes_a_decision_function_with_the_bias_subtracted(monkeypatch):
+    X, y = _tsvm_problem()
+    est = TSVM().fit(X, y)
+    real = TSVM.decision_function
+    monkeypatch.setattr(TSVM, "decision_function",
+                        lambda self, X: real(self, X) - 2.0 * self.intercept_)
+    with pytest.raises(AssertionError, match="decision_function"):
+        tsvm_claims.check_tsvm_run(X, y, est)
+
+
+def test_seed_check_refutes_a_predict_that_is_not_the_nearest_mean(monkeypatch):
+    y = np.array([0, -1, 1, -1, -1])
+    monkeypatch.setattr(constrained_module.ConstrainedSeedKMeans, "predict",
+                        lambda self, X: self.classes_[np.zeros(len(X), dtype=int)])
+    with pytest.raises(AssertionError, match="nearest mean"):
+        cons_claims.check_seed_kmeans(PAIRS_X, y)
