@@ -1,0 +1,1 @@
+"""Symbolic derivations of Reinforcement learning (003 Chapter 14)."""

@@ -1,0 +1,1 @@
+"""Claims of Reinforcement learning (003 Chapter 14)."""
