@@ -1,0 +1,3 @@
+"""Placeholder: filled in by its part of the reinforcement family."""
+
+__all__: list[str] = []
