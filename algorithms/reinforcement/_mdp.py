@@ -210,6 +210,20 @@ class TabularMDP:
             return self.transitions.getrow(i).toarray().ravel()
         return self.transitions[i]
 
+    def with_reward(self, R) -> TabularMDP:
+        """The same transitions and terminal states with rewards ``R`` (any form the
+        constructor accepts; an (A, S) array gives a reward per state and action, e.g.
+        ``R(x) = wᵀφ(x)`` of 003 §14.6.2 broadcast over actions)."""
+        new = object.__new__(TabularMDP)
+        new.n_states, new.n_actions = self.n_states, self.n_actions
+        new.transitions, new.is_sparse = self.transitions, self.is_sparse
+        new.expected_reward, new._entry_reward = new._rewards(R)
+        mask = self.terminal
+        if np.any(new.expected_reward[mask] != 0.0):
+            raise ValueError("R must be zero on the terminal states (absorbing, no reward).")
+        new.terminal, new.initial, new._sampler = mask, self.initial, None
+        return new
+
     # -- model ---------------------------------------------------------------------------
     @property
     def P(self) -> np.ndarray:
