@@ -226,7 +226,7 @@ class TabularMDP:
 
     # -- model ---------------------------------------------------------------------------
     @property
-    def P(self) -> np.ndarray:
+    def P(self) -> np.ndarray:  # noqa: N802 (the notes' symbol)
         """The dense transition array of shape (A, S, S) (small MDPs only)."""
         S, A = self.n_states, self.n_actions
         dense = self.transitions.toarray() if self.is_sparse else self.transitions
