@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -17,6 +17,7 @@ from ._base import (
     run_passes,
     visiting_orders,
 )
+from ._kernels import dual_passes
 
 __all__ = ["DualPerceptron"]
 
@@ -25,6 +26,58 @@ Kernel = Callable[[np.ndarray, np.ndarray], ArrayLike]
 
 def _linear_kernel(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     return A @ B.T
+
+
+def _python_dual(G: np.ndarray, y_signed: np.ndarray, eta: float,
+                 orders: Iterator[np.ndarray], max_iter: int):
+    """The reference loop in Python/numpy: ``(kernel_part, b, counts, updates, per_pass,
+    converged)``."""
+    n_samples = G.shape[0]
+    # kernel_part[j] = sum_i alpha_i y_i G_ij, maintained incrementally; b is kept
+    # apart (as the primal keeps w . x and b apart) so that adding and removing
+    # eta y_i to every score does not wash out small kernel terms.
+    kernel_part = np.zeros(n_samples)
+    b = 0.0
+    counts = np.zeros(n_samples, dtype=np.intp)
+
+    def searcher(visit: np.ndarray):
+        y_visit = y_signed[visit]
+        return lambda position: _first_dual_mistake(
+            y_visit * (kernel_part[visit] + b), position
+        )
+
+    def update(i: int) -> None:
+        nonlocal b
+        step = eta * y_signed[i]
+        kernel_part[:] += step * G[i]  # score_j gains eta y_i G_ij
+        b += step
+        counts[i] += 1
+
+    updates, per_pass, converged = run_passes(orders, max_iter, searcher, update)
+    return kernel_part, b, counts, updates, per_pass, converged
+
+
+def _compiled_dual(G: np.ndarray, y_signed: np.ndarray, eta: float,
+                   orders: Iterator[np.ndarray] | None, max_iter: int):
+    """The same loop in the numba kernel :func:`~._kernels.dual_passes` (``orders=None``:
+    cyclic, all passes in one call; else one call per drawn order)."""
+    n = G.shape[0]
+    G = np.ascontiguousarray(G, dtype=np.float64)
+    y_signed = np.ascontiguousarray(y_signed, dtype=np.float64)
+    kernel_part = np.zeros(n)
+    counts = np.zeros(n, dtype=np.intp)
+    idx = np.empty(max(16, n), dtype=np.intp)
+    per_pass = np.empty(min(max_iter, 64), dtype=np.intp)
+    b, count, n_pass, converged = 0.0, 0, 0, False
+    while not converged and n_pass < max_iter:
+        if orders is None:
+            order, n_passes = np.arange(n, dtype=np.intp), max_iter
+        else:
+            order, n_passes = np.ascontiguousarray(next(orders), dtype=np.intp), 1
+        idx, per_pass, b, count, n_pass, converged = dual_passes(
+            G, y_signed, float(eta), order, n_passes, kernel_part, b, counts, idx, count,
+            per_pass, n_pass)
+    return kernel_part, float(b), counts, idx[:count], per_pass[:n_pass], bool(converged)
 
 
 def _first_dual_mistake(margins: np.ndarray, start: int) -> int:
@@ -83,7 +136,9 @@ class DualPerceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
     dual run reproduces the primal run started from zero (up to floating-point
     rounding of near-zero margins). The kernel sums ``sum_j alpha_j y_j G_ji`` are
     kept up to date incrementally (``+ eta y_i G[i, :]`` per update, an O(N)
-    vector operation) and ``b`` is added when testing a visit.
+    vector operation) and ``b`` is added when testing a visit. The loop runs compiled
+    (numba); the Python loop it reproduces stays as the reference (``_engine =
+    "python"`` in a subclass).
 
     References
     ----------
@@ -104,6 +159,9 @@ class DualPerceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
         self.max_iter = max_iter
         self.random_state = random_state
         self.kernel = kernel
+
+    #: ``"compiled"`` (the numba kernel) or ``"python"`` (the reference loop).
+    _engine = "compiled"
 
     def _kernel_function(self) -> Kernel:
         if isinstance(self.kernel, str) and self.kernel == "linear":
@@ -135,29 +193,13 @@ class DualPerceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
         n_samples = X_arr.shape[0]
         G = self._kernel_matrix(X_arr, X_arr)
 
-        # kernel_part[j] = sum_i alpha_i y_i G_ij, maintained incrementally; b is kept
-        # apart (as the primal keeps w . x and b apart) so that adding and removing
-        # eta y_i to every score does not wash out small kernel terms.
-        kernel_part = np.zeros(n_samples)
-        b = 0.0
-        counts = np.zeros(n_samples, dtype=np.intp)
-
-        def searcher(visit: np.ndarray):
-            y_visit = y_signed[visit]
-            return lambda position: _first_dual_mistake(
-                y_visit * (kernel_part[visit] + b), position
-            )
-
-        def update(i: int) -> None:
-            nonlocal b
-            step = eta * y_signed[i]
-            kernel_part[:] += step * G[i]  # score_j gains eta y_i G_ij
-            b += step
-            counts[i] += 1
-
-        updates, per_pass, converged = run_passes(
-            visiting_orders(order, n_samples, rng), max_iter, searcher, update
-        )
+        if self._engine == "python":
+            kernel_part, b, counts, updates, per_pass, converged = _python_dual(
+                G, y_signed, eta, visiting_orders(order, n_samples, rng), max_iter)
+        else:
+            orders = None if order == "cyclic" else visiting_orders(order, n_samples, rng)
+            kernel_part, b, counts, updates, per_pass, converged = _compiled_dual(
+                G, y_signed, eta, orders, max_iter)
 
         self.gram_ = G
         self.X_fit_ = X_arr

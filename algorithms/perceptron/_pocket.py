@@ -7,6 +7,7 @@ from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from ._base import BinaryPerceptronMixin, check_finite_weights, initial_weights
+from ._kernels import pocket_iterations
 
 __all__ = ["PocketPerceptron", "PocketRun"]
 
@@ -131,7 +132,9 @@ class PocketPerceptron(PocketBase):
     The pocket starts as the initial weights with their mistake count, so
     ``pocket_errors_[t] == min(current_errors_[:t + 1])``.
 
-    The code printed in 000 §1.5 differs from this (it compares with the
+    The loop runs compiled (numba, the mistake draw made with the same generator and
+    numpy's stream); the Python loop it reproduces stays as the reference (``_engine =
+    "python"`` in a subclass). The code printed in 000 §1.5 differs from this (it compares with the
     current ``w``, among other things); :class:`NotesPocket` reproduces it.
 
     References
@@ -139,24 +142,43 @@ class PocketPerceptron(PocketBase):
     002 "Pocket PLA"; 000 §1.5.
     """
 
+    #: ``"compiled"`` (the numba kernel) or ``"python"`` (the reference loop).
+    _engine = "compiled"
+
     def fit(self, X: ArrayLike, y: ArrayLike) -> PocketPerceptron:
         """Run pocket PLA on ``(X, y)``; returns ``self`` holding the pocket weights."""
         run, max_iter, rng = self._prepare(X, y)
-        w_hat = run.w_hat0.copy()
-        mistakes = run.mistakes(w_hat)
-        pocket, pocket_err, pocket_t = w_hat.copy(), mistakes.size, 0
-        pocket_errors, current_errors = [pocket_err], [mistakes.size]
-        updates: list[int] = []
-        history = [w_hat]
-        while mistakes.size and len(updates) < max_iter:
-            i = int(mistakes[rng.integers(mistakes.size)])
-            w_hat = w_hat + run.steps[i]
-            updates.append(i)
-            history.append(w_hat)
-            mistakes = run.mistakes(w_hat)
-            if mistakes.size < pocket_err:
-                pocket, pocket_err, pocket_t = w_hat.copy(), mistakes.size, len(updates)
-            pocket_errors.append(pocket_err)
-            current_errors.append(mistakes.size)
-        self._store(pocket, pocket_t, history, updates, pocket_errors, current_errors)
+        if self._engine == "python":
+            self._store(*_python_pocket(run, max_iter, rng))
+            return self
+        n, dim = run.Z.shape
+        cap = min(max_iter, max(64, n)) + 1
+        pocket, pocket_t, T, history, idx, pocket_err, current_err = pocket_iterations(
+            np.ascontiguousarray(run.Z), np.ascontiguousarray(run.steps), run.w_hat0.copy(),
+            max_iter, rng, np.empty((cap, dim)), np.empty(cap, dtype=np.intp),
+            np.empty(cap, dtype=np.intp), np.empty(cap, dtype=np.intp))
+        self._store(pocket, pocket_t, history[: T + 1], idx[:T], pocket_err[: T + 1],
+                    current_err[: T + 1])
         return self
+
+
+def _python_pocket(run: PocketRun, max_iter: int, rng: np.random.Generator):
+    """The reference loop of :class:`PocketPerceptron` in Python/numpy: the arguments of
+    ``_store``."""
+    w_hat = run.w_hat0.copy()
+    mistakes = run.mistakes(w_hat)
+    pocket, pocket_err, pocket_t = w_hat.copy(), mistakes.size, 0
+    pocket_errors, current_errors = [pocket_err], [mistakes.size]
+    updates: list[int] = []
+    history = [w_hat]
+    while mistakes.size and len(updates) < max_iter:
+        i = int(mistakes[rng.integers(mistakes.size)])
+        w_hat = w_hat + run.steps[i]
+        updates.append(i)
+        history.append(w_hat)
+        mistakes = run.mistakes(w_hat)
+        if mistakes.size < pocket_err:
+            pocket, pocket_err, pocket_t = w_hat.copy(), mistakes.size, len(updates)
+        pocket_errors.append(pocket_err)
+        current_errors.append(mistakes.size)
+    return pocket, pocket_t, history, updates, pocket_errors, current_errors

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -18,8 +20,12 @@ from ._base import (
     run_passes,
     visiting_orders,
 )
+from ._kernels import pla_passes
 
-__all__ = ["Perceptron", "first_mistake"]
+__all__ = ["ENGINES", "PassRun", "Perceptron", "compiled_pla", "first_mistake", "python_pla"]
+
+#: How a fit runs its loop: the numba kernel, or the step-by-step Python reference.
+ENGINES = ("compiled", "python")
 
 _FIRST_BLOCK = 8  # rows scored at once when looking for the next mistake; doubles per miss
 
@@ -47,6 +53,88 @@ def first_mistake(Z: np.ndarray, w_hat: np.ndarray, start: int) -> tuple[int, fl
     return -1, math.nan
 
 
+class PassRun(NamedTuple):
+    """What a PLA run records: the final ``w_hat``, the sample of each update, the
+    updates per pass, whether the last pass was clean, the iterates ``w_hat_0..w_hat_k``
+    (None unless recorded) and the margin the mistake test saw before each update."""
+
+    w_hat: np.ndarray
+    updates: np.ndarray
+    per_pass: np.ndarray
+    converged: bool
+    history: np.ndarray | None
+    margins: np.ndarray
+
+
+def python_pla(Z: np.ndarray, steps: np.ndarray, w_hat0: np.ndarray,
+               orders: Iterator[np.ndarray], max_iter: int, record: bool = True) -> PassRun:
+    """The reference loop, step by step in Python/numpy: each pass visits the next order,
+    corrects every mistake ``Z_i . w_hat <= 0`` at once with ``w_hat += steps[i]``, and
+    stops after a clean pass or ``max_iter`` passes (000 §1.3, 002 "Cyclic PLA")."""
+    w_hat = w_hat0.copy()
+    history = [w_hat0.copy()]
+    margins: list[float] = []
+    seen = [math.nan]  # margin of the mistake the searcher last returned
+
+    def searcher(visit: np.ndarray):
+        Z_pass = Z[visit]
+
+        def next_mistake(position: int) -> int:
+            found, seen[0] = first_mistake(Z_pass, w_hat, position)
+            return found
+
+        return next_mistake
+
+    def update(i: int) -> None:
+        margins.append(seen[0])
+        w_hat[:] += steps[i]
+        if record:
+            history.append(w_hat.copy())
+
+    updates, per_pass, converged = run_passes(orders, max_iter, searcher, update)
+    return PassRun(w_hat, np.asarray(updates, dtype=np.intp),
+                   np.asarray(per_pass, dtype=np.intp), converged,
+                   np.asarray(history) if record else None,
+                   np.asarray(margins, dtype=np.float64))
+
+
+def compiled_pla(Z: np.ndarray, steps: np.ndarray, w_hat0: np.ndarray,
+                 orders: Iterator[np.ndarray] | None, max_iter: int,
+                 record: bool = True) -> PassRun:
+    """The same loop in the numba kernel :func:`~._kernels.pla_passes`.
+
+    ``orders=None`` means cyclic (``0..N-1`` every pass: all passes in one kernel call);
+    otherwise one kernel call per pass with the next order (drawn by the caller, as the
+    reference draws it).
+    """
+    n, dim = Z.shape
+    Z = np.ascontiguousarray(Z, dtype=np.float64)
+    steps = np.ascontiguousarray(steps, dtype=np.float64)
+    w_hat = np.array(w_hat0, dtype=np.float64)
+    cap = max(16, n)
+    idx, margins = np.empty(cap, dtype=np.intp), np.empty(cap)
+    history = np.empty((cap + 1 if record else 1, dim))
+    history[0] = w_hat
+    per_pass = np.empty(min(max_iter, 64), dtype=np.intp)
+    count = n_pass = 0
+    converged = False
+    if orders is None:
+        batches = iter([(np.arange(n, dtype=np.intp), max_iter)])
+    else:
+        batches = ((np.ascontiguousarray(o, dtype=np.intp), 1) for o in orders)
+    while not converged and n_pass < max_iter:
+        order, n_passes = next(batches)
+        idx, margins, history, per_pass, count, n_pass, converged = pla_passes(
+            Z, steps, order, n_passes, w_hat, record, idx, margins, history, count,
+            per_pass, n_pass)
+        if orders is None:
+            break
+    # Views, not copies: a buffer is at least half full (it doubles), and copying a long
+    # history would cost as much as recording it.
+    return PassRun(w_hat, idx[:count], per_pass[:n_pass], bool(converged),
+                   history[: count + 1] if record else None, margins[:count])
+
+
 class Perceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
     """Primal perceptron learning algorithm with full update bookkeeping.
 
@@ -70,7 +158,6 @@ class Perceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
         Maximum number of passes (epochs) over the data.
     random_state : None, int or numpy.random.Generator, default=None
         Seed for ``order="random"`` (unused for ``"cyclic"``).
-
     Attributes
     ----------
     classes_ : ndarray of shape (2,)
@@ -113,6 +200,11 @@ class Perceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
     ``converged_ = False`` and a ``ConvergenceWarning``. ``predict`` uses
     ``sign(0) = +1`` (004 §5.1).
 
+    The loop runs compiled (numba, :func:`compiled_pla`); the step-by-step Python loop
+    :func:`python_pla` is its reference (a subclass sets ``_engine = "python"``), and
+    both record the same run. Only the visiting orders are drawn outside the loop, one
+    ``rng.permutation(N)`` per pass in both.
+
     References
     ----------
     000 §1.3 (code); 001 §一.3-4; 002 "Cyclic PLA"; 004 §5.3.1.
@@ -137,6 +229,9 @@ class Perceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
         self.max_iter = max_iter
         self.random_state = random_state
 
+    #: ``"compiled"`` (the numba kernel) or ``"python"`` (the reference loop).
+    _engine = "compiled"
+
     def fit(self, X: ArrayLike, y: ArrayLike) -> Perceptron:
         """Run the perceptron learning algorithm on ``(X, y)``; returns ``self``."""
         eta, max_iter = self._check_run_hyperparameters()
@@ -146,38 +241,24 @@ class Perceptron(BinaryPerceptronMixin, ClassifierMixin, BaseEstimator):
         n_samples, n_features = X_arr.shape
         w_hat0 = initial_weights(self.w_init, self.b_init, n_features)
 
-        X_hat = np.hstack([X_arr, np.ones((n_samples, 1))])
-        Z = y_signed[:, None] * X_hat  # Z_i . w_hat = y_i (w . x_i + b)
+        Z = np.empty((n_samples, n_features + 1))  # Z_i . w_hat = y_i (w . x_i + b)
+        np.multiply(y_signed[:, None], X_arr, out=Z[:, :-1])
+        Z[:, -1] = y_signed
         steps = self._update_steps(Z, eta, fit_intercept)
 
-        w_hat = w_hat0.copy()
         # Recorded by the loop itself, as it runs: the iterate after every update and the
         # margin the mistake test saw just before it (claims read these, not a rebuild).
-        history = [w_hat0.copy()]
-        margins: list[float] = []
-        seen = [math.nan]  # margin of the mistake the searcher last returned
-
-        def searcher(visit: np.ndarray):
-            Z_pass = Z[visit]
-
-            def next_mistake(position: int) -> int:
-                found, seen[0] = first_mistake(Z_pass, w_hat, position)
-                return found
-
-            return next_mistake
-
-        def update(i: int) -> None:
-            margins.append(seen[0])
-            w_hat[:] += steps[i]
-            history.append(w_hat.copy())
-
-        updates, per_pass, converged = run_passes(
-            visiting_orders(order, n_samples, rng), max_iter, searcher, update
-        )
+        if self._engine == "python":
+            run = python_pla(Z, steps, w_hat0, visiting_orders(order, n_samples, rng),
+                             max_iter)
+        else:
+            orders = None if order == "cyclic" else visiting_orders(order, n_samples, rng)
+            run = compiled_pla(Z, steps, w_hat0, orders, max_iter)
+        w_hat = run.w_hat
         check_finite_weights(w_hat, type(self).__name__)
-        self._record_passes(updates, per_pass, converged)
-        self.weight_history_ = np.asarray(history)
-        self.update_margins_ = np.asarray(margins, dtype=np.float64)
+        self._record_passes(run.updates, run.per_pass, run.converged)
+        self.weight_history_ = run.history
+        self.update_margins_ = run.margins
         self.mistake_counts_ = np.bincount(self.update_indices_, minlength=n_samples)
         self.w_hat_ = w_hat
         self.coef_ = w_hat[:-1].copy()

@@ -1,0 +1,139 @@
+"""Compiled per-sample loops of the perceptron family (numba, cached on disk).
+
+Each kernel runs the very loop of its pure-Python reference (``_primal``, ``_dual``,
+``_pocket``) on prepared arrays and records what the reference records, in the same
+order; ``tests/perceptron/test_compiled.py`` checks that both give identical runs on the
+same data and visiting orders. Visiting orders are drawn outside the kernels, one
+``rng.permutation(N)`` per pass exactly as the reference does, so seeded runs agree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from algorithms._compiled import grown, grown_rows, kernel
+
+__all__ = ["dual_passes", "pla_passes", "pocket_iterations"]
+
+
+@kernel
+def pla_passes(Z, steps, order, n_passes, w_hat, record, idx, margins, history, count,
+               per_pass, n_pass):
+    """Up to ``n_passes`` PLA passes visiting ``order``; stops after a clean pass.
+
+    A visit of sample ``i`` is a mistake when ``Z[i] . w_hat <= 0`` (``Z_i = y_i x_hat_i``);
+    then ``w_hat += steps[i]`` at once, and ``i``, the margin the test saw and (with
+    ``record``) the new iterate are appended to ``idx``, ``margins`` and ``history`` (row
+    ``count + 1``; row 0 is the start). ``per_pass`` gets the pass's update count.
+    ``w_hat`` is updated in place; returns the possibly reallocated buffers, the new
+    ``count`` and ``n_pass``, and whether a pass was clean.
+    """
+    dim = Z.shape[1]
+    for _ in range(n_passes):
+        made = 0
+        for p in range(order.shape[0]):
+            i = order[p]
+            margin = 0.0
+            for j in range(dim):
+                margin += Z[i, j] * w_hat[j]
+            if margin <= 0.0:
+                idx = grown(idx, count + 1)
+                margins = grown(margins, count + 1)
+                idx[count] = i
+                margins[count] = margin
+                for j in range(dim):
+                    w_hat[j] += steps[i, j]
+                if record:
+                    history = grown_rows(history, count + 2)
+                    history[count + 1, :] = w_hat
+                count += 1
+                made += 1
+        per_pass = grown(per_pass, n_pass + 1)
+        per_pass[n_pass] = made
+        n_pass += 1
+        if made == 0:
+            return idx, margins, history, per_pass, count, n_pass, True
+    return idx, margins, history, per_pass, count, n_pass, False
+
+
+@kernel
+def dual_passes(G, y, eta, order, n_passes, kernel_part, b, counts, idx, count, per_pass,
+                n_pass):
+    """Up to ``n_passes`` dual-perceptron passes visiting ``order``.
+
+    ``kernel_part[j] = sum_i alpha_i y_i G_ij`` is kept up to date (``+ eta y_i G[i, :]``
+    per update) and ``b`` apart; a visit of ``i`` is a mistake when
+    ``y_i (kernel_part[i] + b) <= 0``. Returns the buffers, ``b``, ``count``, ``n_pass``
+    and whether a pass was clean (``kernel_part`` and ``counts`` updated in place).
+    """
+    n = G.shape[0]
+    for _ in range(n_passes):
+        made = 0
+        for p in range(order.shape[0]):
+            i = order[p]
+            if y[i] * (kernel_part[i] + b) <= 0.0:
+                step = eta * y[i]
+                for j in range(n):
+                    kernel_part[j] += step * G[i, j]
+                b += step
+                counts[i] += 1
+                idx = grown(idx, count + 1)
+                idx[count] = i
+                count += 1
+                made += 1
+        per_pass = grown(per_pass, n_pass + 1)
+        per_pass[n_pass] = made
+        n_pass += 1
+        if made == 0:
+            return idx, per_pass, b, count, n_pass, True
+    return idx, per_pass, b, count, n_pass, False
+
+
+@kernel
+def _mistakes(Z, w_hat, out):
+    """Fill ``out`` with the indices of the rows ``Z_i . w_hat <= 0``; return how many."""
+    k = 0
+    for i in range(Z.shape[0]):
+        margin = 0.0
+        for j in range(Z.shape[1]):
+            margin += Z[i, j] * w_hat[j]
+        if margin <= 0.0:
+            out[k] = i
+            k += 1
+    return k
+
+
+@kernel
+def pocket_iterations(Z, steps, w_hat, max_iter, rng, history, idx, pocket_errors,
+                      current_errors):
+    """Pocket PLA (002): up to ``max_iter`` updates, each on a mistake drawn uniformly with
+    ``rng.integers(0, m)`` among the ``m`` current mistakes (numba reproduces numpy's
+    stream and leaves the generator in numpy's state); the pocket is replaced only on
+    strictly fewer mistakes. ``w_hat`` is updated in place; the buffers grow as needed.
+    Returns ``(pocket, pocket_t, T, history, idx, pocket_errors, current_errors)``."""
+    mistakes = np.empty(Z.shape[0], dtype=np.intp)
+    m = _mistakes(Z, w_hat, mistakes)
+    pocket = w_hat.copy()
+    pocket_err, pocket_t = m, 0
+    history[0, :] = w_hat
+    pocket_errors[0] = m
+    current_errors[0] = m
+    t = 0
+    while m > 0 and t < max_iter:
+        i = mistakes[rng.integers(0, m)]
+        for j in range(w_hat.shape[0]):
+            w_hat[j] += steps[i, j]
+        idx = grown(idx, t + 1)
+        idx[t] = i
+        t += 1
+        history = grown_rows(history, t + 1)
+        history[t, :] = w_hat
+        m = _mistakes(Z, w_hat, mistakes)
+        if m < pocket_err:
+            pocket[:] = w_hat
+            pocket_err, pocket_t = m, t
+        pocket_errors = grown(pocket_errors, t + 1)
+        current_errors = grown(current_errors, t + 1)
+        pocket_errors[t] = pocket_err
+        current_errors[t] = m
+    return pocket, pocket_t, t, history, idx, pocket_errors, current_errors
