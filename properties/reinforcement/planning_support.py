@@ -133,15 +133,22 @@ def plan_value(P, R, plan) -> np.ndarray:
 
 def best_plans_t_step(P, R, T: int) -> np.ndarray:
     """``V_T*(x)``: the largest T-step value at x over every non-stationary deterministic
-    plan ((|A|^|X|)^T of them) — the optimum (14.10) defines, found without recursion."""
+    plan ((|A|^|X|)^T of them, each the sum of its reward vectors pushed through the
+    products of its transition matrices) — the optimum (14.10) defines, found without
+    backward induction."""
     A, S, _ = P.shape
     if T == 0:
         return np.zeros(S)
     pols = all_deterministic_policies(S, A)
-    best = np.full(S, -np.inf)
-    for idx in itertools.product(range(len(pols)), repeat=T):
-        best = np.maximum(best, plan_value(P, R, pols[list(idx)]))
-    return best
+    chains = [chain(P, R, one_hot(p, A)) for p in pols]
+    P_pol = np.array([c[0] for c in chains])  # (N, S, S)
+    r_pol = np.array([c[1] for c in chains])  # (N, S)
+    reach = np.eye(S)[None]  # one row per plan prefix
+    total = np.zeros((1, S))
+    for _ in range(T):
+        total = (total[:, None, :] + np.einsum("ksy,ny->kns", reach, r_pol)).reshape(-1, S)
+        reach = np.einsum("ksy,nyz->knsz", reach, P_pol).reshape(-1, S, S)
+    return total.max(axis=0) / T
 
 
 def best_stationary_t_step(P, R, T: int) -> np.ndarray:
@@ -186,11 +193,12 @@ def printed_alg7(P, R, theta: float, max_t: int = 100_000) -> tuple[np.ndarray, 
     raise AssertionError("printed Alg. 7 did not stop")
 
 
-def printed_alg6(P, R, T: int, *, reset: bool, max_rounds: int = 200):
+def printed_alg6(P, R, T: int, *, reset: bool, max_rounds: int = 50):
     """003 Alg. 6 run literally (T-step policy iteration), with Q of line 11 (undefined
     there) taken from (14.7) and the initial policy uniform (§14.3.3: "usually random").
     V is carried from round to round as printed (``reset=False``) or reset to 0 before
-    every evaluation (``reset=True``). Returns the list of (policy, V) per round."""
+    every evaluation (``reset=True``). Returns the list of (policy, V) per round and whether
+    the loop stopped (False: ``max_rounds`` rounds without π' = π)."""
     A, S, _ = P.shape
     pi = np.full((S, A), 1.0 / A)
     V = np.zeros(S)
@@ -212,9 +220,9 @@ def printed_alg6(P, R, T: int, *, reset: bool, max_rounds: int = 200):
             tied = Q[np.arange(S), current] >= Q.max(axis=1) - 1e-12 * max(1, np.abs(Q).max())
             new = np.where(tied, current, new)
             if np.array_equal(new, current):
-                break
+                return rounds, True
         pi = one_hot(new, A)
-    return rounds
+    return rounds, False
 
 
 # ---------------------------------------------------------------------------------------
@@ -358,3 +366,194 @@ def check_monte_carlo(model, pi, rng, n: int, *, gamma=None, horizon=None,
             f"[{lo:.6g}, {hi:.6g}] of {n} rollouts")
     evidence.worst("|rollout mean - DP| / Hoeffding half-width", worst)
     return worst
+
+
+# ---------------------------------------------------------------------------------------
+# Optimality, improvement, policy and value iteration (003 §14.3.2-§14.3.3)
+# ---------------------------------------------------------------------------------------
+
+#: Q values closer than this (relative) are ties of the greedy step.
+TIE = 1e-9
+
+
+def nonstationary_example():
+    """Three states: in s0 "stay" pays 1 and stays, "go" pays 0 and moves to s1; s1 pays 3
+    once and moves to the absorbing, rewardless s2. With T = 3 the best plan (stay, go, -)
+    averages 4/3 from s0; every stationary policy gets at most 1 there."""
+    from properties.reinforcement.strategies_planning import make_model
+
+    P = np.zeros((2, 3, 3))
+    R = np.zeros((2, 3, 3))
+    P[0, 0, 0], R[0, 0, 0] = 1.0, 1.0
+    P[1, 0, 1] = 1.0
+    P[:, 1, 2], R[:, 1, 2] = 1.0, 3.0
+    P[:, 2, 2] = 1.0
+    return make_model(P, R, terminal=[2])
+
+
+def best_first_actions_t_step(P, R, T: int) -> np.ndarray:
+    """``Q_T*(x, a)``: the best T-step value from x over all plans whose first action at x
+    is a (brute force over plans, like :func:`best_plans_t_step`)."""
+    A, S, _ = P.shape
+    pols = all_deterministic_policies(S, A)
+    Q = np.full((S, A), -np.inf)
+    for a in range(A):
+        for x in range(S):
+            first = pols[pols[:, x] == a]
+            for p0 in first:
+                P0, r0 = chain(P, R, one_hot(p0, A))
+                rest = best_plans_t_step(P, R, T - 1) * (T - 1)
+                Q[x, a] = max(Q[x, a], (r0[x] + P0[x] @ rest) / T)
+    return Q
+
+
+def best_gamma(P, R, gamma: float) -> tuple[np.ndarray, np.ndarray]:
+    """(V*, Q*) of the γ criterion as maxima over all deterministic policies of V^π and of
+    Q^π (state-action solves)."""
+    A, S, _ = P.shape
+    pols = all_deterministic_policies(S, A)
+    V = np.max([solve_gamma(P, R, one_hot(p, A), gamma) for p in pols], axis=0)
+    Q = np.max([solve_gamma_q(P, R, one_hot(p, A), gamma) for p in pols], axis=0)
+    return V, Q
+
+
+def check_optimal_policies(model, gamma: float) -> None:
+    """(14.8)-(14.9): the maximisers of Σ_x V^π(x) over the deterministic policies are
+    optimal at every state at once and share one V*, which value iteration and the LP
+    return."""
+    pols, values = all_deterministic_values(model.P, model.R, gamma)
+    totals = values.sum(axis=1)
+    best = np.flatnonzero(totals >= totals.max() - TIE * max(1.0, abs(totals.max())))
+    V_star = values.max(axis=0)
+    for b in best:
+        assert_close(values[b], V_star, LINEAR_ALGEBRA, label="max |V^{pi*} - max_pi V^pi|",
+                     context=f"maximiser {pols[b]} of (14.8): ")
+    vi = value_iteration(model.mdp, gamma=gamma, theta=1e-13)
+    assert vi.converged
+    assert_close(vi.V, V_star, LINEAR_ALGEBRA, label="max |value iteration - V*|")
+    assert_close(optimal_values_lp(model.mdp, gamma), V_star, Tolerance(
+        rtol=1e-7, atol=1e-7, reason="HiGHS feasibility tolerance 1e-7 on rewards scaled "
+        "to 1"), label="max |LP - V*|")
+
+
+def check_bellman_optimality(model, *, gamma=None, horizon=None) -> None:
+    """(14.10): V* (brute force over plans / policies) satisfies the Bellman optimality
+    equation; T-step value iteration gives it after exactly T sweeps, with V_{T-1}*, and
+    its non-stationary plan attains it."""
+    P, R = model.P, model.R
+    if horizon is not None:
+        T = horizon
+        V_T, V_prev = best_plans_t_step(P, R, T), best_plans_t_step(P, R, T - 1)
+        rhs = np.max(np.einsum("axy,axy->ax", P, R / T + (T - 1) / T * V_prev[None, None, :]),
+                     axis=0)
+        assert_close(V_T, rhs, BELLMAN, label="max |V_T* - rhs of (14.10)|")
+        vi = value_iteration(model.mdp, horizon=T)
+        assert vi.n_sweeps == T and vi.converged
+        assert_close(vi.V, V_T, BELLMAN, label="max |value iteration (T sweeps) - V_T*|")
+        assert_close(vi.V_prev, V_prev, BELLMAN, label="max |V_prev - V_{T-1}*|")
+        plan = [vi.nonstationary_policy[T - 1 - i] for i in range(T)]
+        assert np.array_equal(plan[0], vi.policy)
+        assert_close(plan_value(P, R, plan), V_T, BELLMAN,
+                     label="max |value of the returned plan - V_T*|")
+    else:
+        V, _ = best_gamma(P, R, gamma)
+        rhs = np.max(np.einsum("axy,axy->ax", P, R + gamma * V[None, None, :]), axis=0)
+        assert_close(V, rhs, LINEAR_ALGEBRA, label="max |V_gamma* - rhs of (14.10)|")
+
+
+def check_q_optimality(model, *, gamma=None, horizon=None) -> None:
+    """(14.11): value iteration's Q* satisfies Q*(x,a) = Σ P (R/T + (T-1)/T max Q_{T-1}*)
+    (resp. Σ P (R + γ max Q*)), equals the brute-force best action values, and
+    V* = max_a Q*."""
+    P, R = model.P, model.R
+    if horizon is not None:
+        T = horizon
+        vi = value_iteration(model.mdp, horizon=T)
+        prev = (value_iteration(model.mdp, horizon=T - 1).Q.max(axis=1) if T > 1
+                else np.zeros(model.S))
+        rhs = np.einsum("axy,axy->xa", P, R / T + (T - 1) / T * prev[None, None, :])
+        assert_close(vi.Q, rhs, BELLMAN, label="max |Q_T* - rhs of (14.11)|")
+        assert_close(vi.Q, best_first_actions_t_step(P, R, T), BELLMAN,
+                     label="max |Q_T* - brute-force best first actions|")
+    else:
+        vi = value_iteration(model.mdp, gamma=gamma, theta=1e-13)
+        _, Q_star = best_gamma(P, R, gamma)
+        rhs = np.einsum("axy,axy->xa", P, R + gamma * Q_star.max(axis=1)[None, None, :])
+        assert_close(Q_star, rhs, LINEAR_ALGEBRA, label="max |Q* - rhs of (14.11)|")
+        assert_close(vi.Q, Q_star, LINEAR_ALGEBRA, label="max |value iteration Q - Q*|")
+    assert_close(vi.V, vi.Q.max(axis=1), BELLMAN, label="|V* - max_a Q*|")
+
+
+def _stationary_value(model, pi, *, gamma=None, horizon=None) -> np.ndarray:
+    if horizon is not None:
+        return enumerate_t_step(model.P, model.R, pi, horizon)
+    return solve_gamma(model.P, model.R, pi, gamma)
+
+
+def check_improvement(model, *, gamma=None, horizon=None, extra_policy=None) -> None:
+    """(14.12) over every deterministic policy π (and ``extra_policy``, stochastic): the
+    greedy π' in Q^π (ties kept at π) has V^{π'} >= V^π at every state, and π' = π only
+    where π is optimal (V^π = V*)."""
+    P, R, S, A = model.P, model.R, model.S, model.A
+    kw = dict(gamma=gamma) if gamma is not None else dict(horizon=horizon)
+    V_star = (best_plans_t_step(P, R, horizon) if horizon is not None
+              else best_gamma(P, R, gamma)[0])
+    cands = [one_hot(p, A) for p in all_deterministic_policies(S, A)]
+    if extra_policy is not None:
+        cands.append(extra_policy)
+    for pi in cands:
+        ev = (policy_evaluation(model.mdp, pi, method="exact", **kw) if gamma is not None
+              else policy_evaluation(model.mdp, pi, **kw))
+        deterministic = bool(np.all(pi.max(axis=1) == 1.0))
+        current = pi.argmax(axis=1) if deterministic else None
+        scale = max(1.0, float(np.abs(ev.Q).max()))
+        new = policy_improvement(model.mdp, ev.Q, current=current, atol=TIE * scale)
+        V_old = _stationary_value(model, pi, **kw)
+        V_new = _stationary_value(model, one_hot(new, A), **kw)
+        drop = float(np.max(V_old - V_new))
+        evidence.worst("largest drop V^pi - V^pi' after improvement", drop)
+        assert drop <= 1e-9 * scale, (
+            f"improvement lowered the value: pi={pi.tolist()}, pi'={new.tolist()}, "
+            f"V^pi={V_old}, V^pi'={V_new}")
+        if deterministic and np.array_equal(new, current):
+            assert_close(V_old, V_star, LINEAR_ALGEBRA, label="|V^pi - V*| where pi' = pi",
+                         context=f"pi' = pi = {current.tolist()} but not optimal: ")
+
+
+def check_policy_iteration(model, *, gamma=None, horizon=None, evaluation="exact") -> None:
+    """Alg. 6 / γ form: terminates within |A|^|X| improvements with π' = π, V^{π_k}
+    non-decreasing, the last policy optimal (V = V* of the brute force)."""
+    P, R, S, A = model.P, model.R, model.S, model.A
+    kw = dict(gamma=gamma) if gamma is not None else dict(horizon=horizon)
+    res = policy_iteration(model.mdp, evaluation=evaluation, theta=1e-12, **kw)
+    assert res.converged, "policy iteration did not reach pi' = pi"
+    assert res.n_iter <= A**S + 1, f"{res.n_iter} rounds for {A**S} deterministic policies"
+    values = [_stationary_value(model, pi, **kw) for pi in res.policies]
+    for k in range(1, len(values)):
+        drop = float(np.max(values[k - 1] - values[k]))
+        evidence.worst("largest drop of V^{pi_k} between rounds", drop)
+        assert drop <= 1e-9, f"V^pi decreased in round {k}: {values[k - 1]} -> {values[k]}"
+    V_star = (best_plans_t_step(P, R, horizon) if horizon is not None
+              else best_gamma(P, R, gamma)[0])
+    assert_close(_stationary_value(model, one_hot(res.policy, A), **kw), V_star,
+                 LINEAR_ALGEBRA, label="max |V^{pi_final} - V*|",
+                 context=f"policy {res.policy.tolist()}: ")
+
+
+def check_value_iteration_gamma(model, gamma: float, theta: float, in_place: bool) -> None:
+    """(14.13): converged, within γθ/(1-γ) of V*, greedy policy optimal up to the bound."""
+    vi = value_iteration(model.mdp, gamma=gamma, theta=theta, in_place=in_place)
+    assert vi.converged
+    V_star, _ = best_gamma(model.P, model.R, gamma)
+    err = float(np.max(np.abs(vi.V - V_star)))
+    eps = gamma * theta / (1 - gamma)
+    assert err <= eps + 1e-12, f"|V - V*| = {err:.3g} > gamma theta/(1-gamma) = {eps:.3g}"
+    V_greedy = solve_gamma(model.P, model.R, one_hot(vi.policy, model.A), gamma)
+    loss = float(np.max(V_star - V_greedy))
+    evidence.worst("V* - V^{greedy}", loss)
+    assert loss <= 2 * gamma * eps / (1 - gamma) + 1e-10, f"greedy policy loses {loss:.3g}"
+    if not in_place:
+        r = vi.residuals
+        slack = 1e-14 * max(1.0, float(np.abs(vi.V).max()))  # rounding of V's size
+        assert np.all(r[1:] <= gamma * r[:-1] * (1 + 1e-9) + slack), \
+            "synchronous residuals do not contract with modulus gamma"
