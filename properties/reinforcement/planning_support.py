@@ -557,3 +557,47 @@ def check_value_iteration_gamma(model, gamma: float, theta: float, in_place: boo
         slack = 1e-14 * max(1.0, float(np.abs(vi.V).max()))  # rounding of V's size
         assert np.all(r[1:] <= gamma * r[:-1] * (1 + 1e-9) + slack), \
             "synchronous residuals do not contract with modulus gamma"
+
+
+#: LP (HiGHS) against value iteration: HiGHS meets its primal/dual feasibility tolerance
+#: 1e-7 on rewards scaled to 1; value iteration is within γθ/(1-γ) ≈ 1e-8.
+LP_AGREEMENT = Tolerance(rtol=1e-6, atol=1e-6, reason="HiGHS feasibility tolerance 1e-7 on "
+                         "rewards scaled to 1, times 1/(1-γ) <= 100 at most")
+
+GYM_ENVIRONMENTS = [
+    ("FrozenLake-v1", {"map_name": "4x4", "is_slippery": True}),
+    ("FrozenLake-v1", {"map_name": "8x8", "is_slippery": True}),
+    ("CliffWalking-v1", {}),
+    ("Taxi-v4", {}),
+]
+
+
+def greedy_value_sparse(mdp, actions, gamma: float) -> np.ndarray:
+    """Exact V of a deterministic policy from the stacked transition rows (scipy spsolve),
+    without the planning module's policy model."""
+    import scipy.sparse as sps
+    import scipy.sparse.linalg as spla
+
+    S = mdp.n_states
+    rows = np.asarray(actions) * S + np.arange(S)
+    P = sps.csr_matrix(mdp.transitions)[rows]
+    r = mdp.expected_reward[np.arange(S), actions]
+    return spla.spsolve((sps.identity(S, format="csc") - gamma * P).tocsc(), r)
+
+
+def check_gym_reference(name: str, kwargs: dict, gamma: float, theta: float = 1e-10) -> None:
+    """Value iteration on a gymnasium toy-text MDP agrees with the LP's V*, and its greedy
+    policy's exact value equals V*."""
+    import gymnasium
+
+    from algorithms.reinforcement import from_gymnasium
+
+    mdp = from_gymnasium(gymnasium.make(name, **kwargs))
+    vi = value_iteration(mdp, gamma=gamma, theta=theta)
+    assert vi.converged, f"{name}: value iteration did not converge"
+    V_lp = optimal_values_lp(mdp, gamma)
+    where = f"{name} {kwargs}: "
+    assert_close(vi.V, V_lp, LP_AGREEMENT, label="max |value iteration - LP V*|",
+                 context=where)
+    assert_close(greedy_value_sparse(mdp, vi.policy, gamma), V_lp, LP_AGREEMENT,
+                 label="max |V^{greedy} - LP V*|", context=where + "greedy policy: ")
