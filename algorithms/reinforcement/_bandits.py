@@ -299,6 +299,16 @@ class _BanditLearner:
         self.n_arms_ = bandit.n_arms
 
 
+def _schedule(epsilon, T: int) -> np.ndarray:
+    """``ε_t`` for ``t = 1..T``: a constant, or ``1/√t`` for ``"inverse_sqrt"``."""
+    if isinstance(epsilon, str):
+        if epsilon != INVERSE_SQRT:
+            raise ValueError(f"epsilon must be a real number in [0, 1] or "
+                             f"{INVERSE_SQRT!r}, got {epsilon!r}.")
+        return 1.0 / np.sqrt(np.arange(1, T + 1))
+    return np.full(T, check_real(epsilon, "epsilon", low=0.0, high=1.0))
+
+
 def _update(Q: list, counts: list, k: int, v: float) -> None:
     """Line 11-12 of Algs.2-4: (14.1) with n = count(k) + 1, then count(k) += 1."""
     n = counts[k] + 1
@@ -351,13 +361,7 @@ class EpsilonGreedyBandit(_BanditLearner):
     def fit(self, bandit) -> EpsilonGreedyBandit:
         bandit = _check_bandit(bandit)
         T = check_int(self.n_steps, "n_steps", low=1, high=MAX_STEPS)
-        if isinstance(self.epsilon, str):
-            if self.epsilon != INVERSE_SQRT:
-                raise ValueError(f"epsilon must be a real number in [0, 1] or "
-                                 f"{INVERSE_SQRT!r}, got {self.epsilon!r}.")
-            eps = 1.0 / np.sqrt(np.arange(1, T + 1))
-        else:
-            eps = np.full(T, check_real(self.epsilon, "epsilon", low=0.0, high=1.0))
+        eps = _schedule(self.epsilon, T)
         rng = make_rng(self.random_state)
         K = bandit.n_arms
         explore = rng.random(T) < eps                        # Alg.2 line 5

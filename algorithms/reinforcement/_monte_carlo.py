@@ -346,10 +346,50 @@ def _greedy_random_ties(Q: np.ndarray, rows: np.ndarray, rng: np.random.Generato
     return np.argmax(keys, axis=1)
 
 
-def _average_into(Q, counts, idx, returns) -> None:
+def _epsilon_greedy_rows(best: np.ndarray, eps: float, A: int) -> np.ndarray:
+    """Rows of the ε-greedy policy around the actions ``best``: ``1 - ε + ε/|A|`` on the
+    greedy action, ``ε/|A|`` elsewhere (003 §14.4.1, after (14.18))."""
+    rows = np.full((best.size, A), eps / A)
+    rows[np.arange(best.size), best] += 1.0 - eps
+    return rows
+
+
+def _batches(n: int, one_by_one: bool):
+    """Episode ranges: one at a time (the policy changes after each) or all at once."""
+    if one_by_one:
+        return ((e, e + 1) for e in range(n))
+    step = 65_536
+    return ((lo, min(n, lo + step)) for lo in range(0, n, step))
+
+
+def _collect(sim, cum: list, T: int, n: int, rng: np.random.Generator):
+    """``n`` episodes: states (n, T+1), actions (n, T), rewards (n, T)."""
+    X = np.empty((n, T + 1), dtype=np.intp)
+    U = np.empty((n, T), dtype=np.intp)
+    Rw = np.empty((n, T))
+    for e in range(n):
+        traj = _rollout(sim, cum, T, rng)
+        X[e], U[e], Rw[e] = traj.states, traj.actions, traj.rewards
+    return X, U, Rw
+
+
+def _first_visits(idx: np.ndarray, n_pairs: int) -> np.ndarray:
+    """Mask of the first occurrence of every pair within each row (episode)."""
+    n, T = idx.shape
+    keys = (np.arange(n)[:, None] * n_pairs + idx).ravel()
+    _, first = np.unique(keys, return_index=True)
+    mask = np.zeros(n * T, dtype=bool)
+    mask[first] = True
+    return mask.reshape(n, T)
+
+
+def _average_into(Q, counts, idx, returns, mask=None) -> None:
     """Incremental averaging of the returns ``returns`` into the flat pairs ``idx``
     (the same number as one update ``Q += (R - Q)/(count + 1)`` per return)."""
     flatQ, flatC = Q.reshape(-1), counts.reshape(-1)
+    idx, returns = np.ravel(idx), np.ravel(returns)
+    if mask is not None:
+        idx, returns = idx[np.ravel(mask)], returns[np.ravel(mask)]
     m = np.bincount(idx, minlength=flatQ.size)
     s = np.bincount(idx, weights=returns, minlength=flatQ.size)
     hit = m > 0
@@ -417,27 +457,23 @@ class OnPolicyMonteCarlo(_MonteCarlo):
         counts = np.zeros((S, A), dtype=np.int64)
         seen = np.zeros(S, dtype=bool)
         greedy = np.full(S, -1)
-        cum = _cumulative(pi)
         returns = np.empty(n)
         changes = np.zeros(n, dtype=np.int64)
-        for e in range(n):
-            traj = _rollout(sim, cum, T, rng)                              # line 4
-            R = _returns(traj.rewards, None)                               # line 6
-            returns[e] = R[0]
-            idx = traj.states[:-1] * A + traj.actions
-            if first:
-                idx, keep = np.unique(idx, return_index=True)
-                R = R[keep]
-            _average_into(Q, counts, idx, R)                               # lines 7-8
-            if improve:                                                    # line 10
-                seen[traj.states[:-1]] = True
+        # without improvement the policy is fixed: one batch of every episode
+        for lo, hi in _batches(n, improve):
+            X, U, Rw = _collect(sim, _cumulative(pi), T, hi - lo, rng)      # line 4
+            R = _returns(Rw, None)                                          # line 6
+            returns[lo:hi] = R[:, 0]
+            idx = X[:, :-1] * A + U
+            mask = _first_visits(idx, S * A) if first else None
+            _average_into(Q, counts, idx, R, mask)                          # lines 7-8
+            if improve:                                                     # line 10
+                seen[X[0, :-1]] = True
                 rows = np.flatnonzero(seen)
                 best = _greedy_random_ties(Q, rows, rng)
-                changes[e] = int(np.sum(greedy[rows] != best))
+                changes[lo] = int(np.sum(greedy[rows] != best))
                 greedy[rows] = best
-                pi[rows] = eps / A
-                pi[rows, best] += 1.0 - eps
-                cum = _cumulative(pi)
+                pi[rows] = _epsilon_greedy_rows(best, eps, A)
         self.Q_, self.counts_, self.policy_ = Q, counts, pi
         self.returns_, self.policy_changes_ = returns, changes
         self.n_episodes_, self.n_states_, self.n_actions_ = n, S, A
@@ -509,49 +545,40 @@ class OffPolicyMonteCarlo(_MonteCarlo):
         if eps == 0.0:
             raise ValueError("epsilon must be > 0 for off-policy learning: the behaviour "
                              "policy must give every action a positive probability.")
-        high, low = 1.0 - eps + eps / A, eps / A
         Q = np.zeros((S, A))
         counts = np.zeros((S, A), dtype=np.int64)
         weights = np.zeros((S, A))
         returns = np.empty(n)
         arange_s = np.arange(S)
-        cum = None
-        for e in range(n):
-            if cum is None:                       # the ε-greedy behaviour around π
-                b = np.full((S, A), low)
-                b[arange_s, target] = high
-                cum = _cumulative(b)
-            traj = _rollout(sim, cum, T, rng)                              # behaviour
-            x, a = traj.states[:-1], traj.actions
-            on_target = a == target[x]
-            rho = np.where(on_target, 1.0 / high, 0.0)                     # π/p
-            idx = x * A + a
+        flatQ, flatW, flatC = Q.reshape(-1), weights.reshape(-1), counts.reshape(-1)
+        for lo, hi in _batches(n, improve):
+            b = _epsilon_greedy_rows(target, eps, A)           # the ε-greedy behaviour
+            X, U, Rw = _collect(sim, _cumulative(b), T, hi - lo, rng)
+            x = X[:, :-1]
+            rho = np.where(U == target[x], 1.0 / b[x, U], 0.0)                # π/p
+            idx = x * A + U
             if weighting == "ordinary":
-                R = _returns(traj.rewards, rho)
+                R = _returns(Rw, rho)
                 _average_into(Q, counts, idx, R)
             else:
-                R = _returns(traj.rewards, None)
+                R = _returns(Rw, None)
                 # W_t = Π_{j=t+1}^{T-1} ρ_j (suffix products, ρ_0 unused)
-                W = np.append(np.cumprod(rho[:0:-1])[::-1], 1.0)
-                flatQ, flatW, flatC = Q.reshape(-1), weights.reshape(-1), counts.reshape(-1)
-                np.add.at(flatC, idx, 1)
-                sw = np.bincount(idx, weights=W, minlength=S * A)
-                swr = np.bincount(idx, weights=W * R, minlength=S * A)
+                W = np.concatenate([np.cumprod(rho[:, :0:-1], axis=1)[:, ::-1],
+                                    np.ones((hi - lo, 1))], axis=1)
+                np.add.at(flatC, idx.ravel(), 1)
+                sw = np.bincount(idx.ravel(), weights=W.ravel(), minlength=S * A)
+                swr = np.bincount(idx.ravel(), weights=(W * R).ravel(), minlength=S * A)
                 hit = sw > 0
                 flatW[hit] += sw[hit]
                 flatQ[hit] += (swr[hit] - sw[hit] * flatQ[hit]) / flatW[hit]
-            returns[e] = R[0]
+            returns[lo:hi] = R[:, 0]
             if improve:                                                    # line 12
-                q = Q
-                best = q.max(axis=1, keepdims=True)
-                keep = q[arange_s, target] == best[:, 0]
-                new = np.where(keep, target, np.argmax(q == best, axis=1))
-                if np.any(new != target):
-                    target, cum = new, None
+                best = Q.max(axis=1, keepdims=True)
+                keep = Q[arange_s, target] == best[:, 0]
+                target = np.where(keep, target, np.argmax(Q == best, axis=1))
         if weighting == "ordinary":
             weights = counts.astype(np.float64)
-        b = np.full((S, A), low)
-        b[arange_s, target] = high
+        b = _epsilon_greedy_rows(target, eps, A)
         self.Q_, self.counts_, self.weights_ = Q, counts, weights
         self.policy_, self.behaviour_ = target, b
         self.returns_ = returns
