@@ -53,6 +53,7 @@ from algorithms._validation import (
     validate_features,
 )
 from algorithms.reinforcement._mdp import TabularMDP, as_policy_matrix, make_simulator
+from algorithms.reinforcement._planning import value_iteration
 
 __all__ = [
     "BehaviourCloning",
@@ -71,6 +72,10 @@ MAX_STEPS = 10**7
 MAX_POLICIES = 10_000
 #: Most features d.
 MAX_FEATURES = 100_000
+#: Stopping threshold and sweep cap of the forward value iteration (reward scaled to
+#: largest magnitude 1): values within γθ/(1-γ) of V*, far below any gap between actions
+#: that matters to the margins.
+FORWARD_THETA, FORWARD_MAX_SWEEPS = 1e-11, 100_000
 
 
 # ---------------------------------------------------------------------------------------
@@ -352,32 +357,20 @@ def mixture_closest(expert_mu, policy_mus) -> tuple[np.ndarray, np.ndarray]:
 
 
 # ---------------------------------------------------------------------------------------
-# Forward solve (private fallback until the planning part's solver is used)
+# Forward solve
 # ---------------------------------------------------------------------------------------
 
 
-def _optimal_policy(mdp: TabularMDP, gamma: float, max_iter: int = 1000) -> np.ndarray:
-    """An optimal deterministic policy by policy iteration with exact evaluation
-    (003 §14.3.2): evaluate by a linear solve, improve greedily (keeping the current
-    action on ties), stop when stable. Finite: at most A^S distinct policies."""
-    S = mdp.n_states
-    pi = np.zeros(S, dtype=np.intp)
-    for _ in range(max_iter):
-        P_pi, r_pi = mdp.policy_model(pi)
-        if sp.issparse(P_pi):
-            V = spla.spsolve((sp.identity(S, format="csc") - gamma * P_pi).tocsc(), r_pi)
-        else:
-            V = sla.solve(np.eye(S) - gamma * P_pi, r_pi)
-        Q = mdp.backup(np.asarray(V, dtype=np.float64), 1.0, gamma)
-        best = Q.max(axis=1, keepdims=True)
-        tol = 1e-10 * max(1.0, float(np.max(np.abs(best))))
-        tied = Q >= best - tol
-        keep = tied[np.arange(S), pi]
-        new = np.where(keep, pi, np.argmax(tied, axis=1))
-        if np.array_equal(new, pi):
-            return pi
-        pi = new
-    return pi
+def _forward_policy(mdp: TabularMDP, R_state: np.ndarray, gamma: float) -> np.ndarray:
+    """An optimal deterministic policy for the state reward ``R_state`` (Alg.13 line 7),
+    by the planning part's value iteration. The reward is scaled to largest magnitude 1
+    first (the optimal policies do not change), so that ``theta`` is a relative accuracy."""
+    S, A = mdp.n_states, mdp.n_actions
+    top = float(np.max(np.abs(R_state)))
+    R = R_state / top if top > 0 else R_state
+    result = value_iteration(mdp.with_reward(np.broadcast_to(R, (A, S))), gamma=gamma,
+                             theta=FORWARD_THETA, max_iter=FORWARD_MAX_SWEEPS)
+    return np.asarray(result.policy, dtype=np.intp)
 
 
 # ---------------------------------------------------------------------------------------
@@ -420,7 +413,10 @@ class InverseRL:
     weights_ : ndarray (k, d), margins_ : ndarray (k,)
         The solution of (14.29) over ``mus_[:i+1]`` at round i (recorded in the loop).
     reward_weights_ : ndarray (d,)
-        The last ``w``.
+        The reward of the last forward solve (Alg.13 line 7), so that ``policy_`` is
+        optimal for ``R(x) = reward_weights_ᵀφ(x)``. (At the final round the margin is
+        below ``tol`` and the maximiser of (14.29) is nearly arbitrary, often 0; it stays
+        in ``weights_[-1]``.) ``weights_[0]`` when the random policy already matched.
     policy_ : ndarray (S,)
         The last policy found.
     mixture_weights_ : ndarray (k,), mixture_mu_ : ndarray (d,)
@@ -489,6 +485,7 @@ class InverseRL:
         pi = rng.integers(0, A, size=S).astype(np.intp)  # Alg.13 line 3: a random policy
         policies, mus, weights, margins = [], [], [], []
         self.converged_ = False
+        solved_for = None
         for _ in range(max_iter):
             policies.append(pi)
             mus.append(self._policy_mu(mdp, pi, Phi_live, rng))
@@ -498,14 +495,14 @@ class InverseRL:
             if margin < tol or margin <= 0.0:
                 self.converged_ = True
                 break
-            R = np.broadcast_to(Phi_live @ w, (A, S))
-            pi = _optimal_policy(mdp.with_reward(R), gamma)
+            pi = _forward_policy(mdp, Phi_live @ w, gamma)
+            solved_for = w
         self.policies_ = policies
         self.mus_ = np.array(mus)
         self.weights_ = np.array(weights)
         self.margins_ = np.array(margins)
         self.n_iter_ = len(policies)
-        self.reward_weights_ = weights[-1]
+        self.reward_weights_ = weights[-1] if solved_for is None else solved_for
         self.policy_ = policies[-1]
         self.mixture_weights_, self.mixture_mu_ = mixture_closest(expert_mu, self.mus_)
         if not self.converged_:
