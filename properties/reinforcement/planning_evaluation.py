@@ -85,6 +85,11 @@ def value_defs_14_3_14_4(rng, scale):
         cases.append((make_model(P, R), pi))
     runs = [(m, pi, dict(horizon=T)) for (m, pi), T in zip(cases, (1, 4, 7), strict=True)]
     runs += [(m, pi, dict(gamma=g)) for (m, pi), g in zip(cases, (0.5, 0.8, 0.0), strict=True)]
+    # a model whose values change much with T and γ: the three-state example of
+    # planning_control under the uniform policy
+    example = sup.nonstationary_example()
+    runs += [(example, np.full((3, 2), 0.5), dict(horizon=2)),
+             (example, np.full((3, 2), 0.5), dict(gamma=0.9))]
     n_tests = sum(m.S * (m.A + 1) for m, _, _ in runs)
     for m, pi, kw in runs:
         sup.check_monte_carlo(m, pi, rng, 8000 * scale, n_tests=n_tests, **kw)
