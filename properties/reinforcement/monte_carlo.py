@@ -420,16 +420,26 @@ def offpolicy_per_decision_is(rng, scale):
         x0 = int(rng.integers(S))
         for a in range(A):
             check_offpolicy_unbiased(m, tgt, e, T, x0, a, library_per_decision)
-    # the learner (evaluation mode) against the exact limit
-    m = seeded_model(rng, 3, 2)
-    tgt = np.array([1, 0, 1])
-    eps, T = 0.5, 2
-    learner = OffPolicyMonteCarlo(horizon=T, epsilon=eps, n_episodes=4000 * scale,
-                                  improve=False, start=0,
-                                  random_state=int(rng.integers(2**31))).fit(m.mdp, tgt)
+    # the learner (evaluation mode) against the exact limit, on a model where the
+    # behaviour's own values differ from the target's by 0.125 (unweighted returns fail)
+    check_offpolicy_learner(int(rng.integers(2**31)), 12_000 * scale)
+
+
+def two_rewards() -> Model:
+    """One state, two actions paying 0 and 1."""
+    return make_model(np.ones((2, 1, 1)), np.array([0.0, 1.0]).reshape(2, 1, 1))
+
+
+def check_offpolicy_learner(seed: int, n: int) -> None:
+    """Target: action 0 (pays 0); behaviour uniform (ε = 1); T = 2. Exact every-visit
+    limits: (0, 0.75) for the target, (0.125, 0.875) for the behaviour's own values."""
+    model, tgt, eps, T = two_rewards(), np.array([0]), 1.0, 2
+    learner = OffPolicyMonteCarlo(horizon=T, epsilon=eps, n_episodes=n, improve=False,
+                                  start=0, random_state=seed).fit(model.mdp, tgt)
     b = behaviour_of(tgt, eps, 2)
-    wmax = 1.0 / (1 - eps + eps / 2)               # per-decision weights over T-1 = 1 step
-    check_learner_mixture(m, learner, b, behaviour_of(tgt, 0.0, 2), T, 0, 0.0, wmax)
+    wmax = 1.0 / (1 - eps + eps / 2)              # per-decision weights over T-1 = 1 step
+    check_learner_mixture(model, learner, b, behaviour_of(tgt, 0.0, 2), T, 0, 0.0,
+                          (1.0 + wmax) / 2)
 
 
 # ---------------------------------------------------------------------------------------
