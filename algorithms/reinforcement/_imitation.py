@@ -31,7 +31,6 @@ import math
 import numbers
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import cvxpy as cp
 import numpy as np
@@ -52,18 +51,19 @@ from algorithms._validation import (
     validate_classification,
     validate_features,
 )
-from algorithms.reinforcement._mdp import TabularMDP, as_policy_matrix, make_simulator
+from algorithms.reinforcement._mdp import TabularMDP, as_policy_matrix
+from algorithms.reinforcement._monte_carlo import Trajectory, sample_trajectory
 from algorithms.reinforcement._planning import value_iteration
 
 __all__ = [
     "BehaviourCloning",
     "InverseRL",
-    "Trajectory",
     "empirical_feature_expectations",
     "expert_trajectories",
     "feature_expectations",
     "max_margin_weights",
     "mixture_closest",
+    "state_action_pairs",
 ]
 
 #: Most environment steps one call may simulate (n_trajectories * horizon).
@@ -83,46 +83,36 @@ FORWARD_THETA, FORWARD_MAX_SWEEPS = 1e-11, 100_000
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Trajectory:
-    """One episode: the states where an action was taken, the actions, the rewards.
-
-    ``states[t]``, ``actions[t]``, ``rewards[t]`` for ``t = 0..n-1``; ``terminated`` is
-    True when the episode reached a terminal state (which is not listed: no action is
-    taken there), False when it was cut at the horizon.
-    """
-
-    states: np.ndarray
-    actions: np.ndarray
-    rewards: np.ndarray
-    terminated: bool
-
-
 def _check_gamma(gamma: object) -> float:
     return check_real(gamma, "gamma", low=0.0, high=1.0, high_open=True)
 
 
 def expert_trajectories(env, policy, n_trajectories: int, horizon: int, random_state=None,
                         start: int | None = None) -> list[Trajectory]:
-    """Sample ``n_trajectories`` demonstrations of ``policy`` in ``env`` (003 §14.6.2).
+    """Sample ``n_trajectories`` demonstrations of ``policy`` in ``env`` (003 §14.6.2, the
+    data set D = {τ_1, ..., τ_m} of Alg.13).
+
+    Each is a :class:`~algorithms.reinforcement.Trajectory` of ``horizon`` steps from
+    :func:`~algorithms.reinforcement.sample_trajectory` (simulated through
+    :func:`~algorithms.reinforcement.make_simulator`); an episode that reaches a terminal
+    state at step ``done_at`` is padded after it (:func:`state_action_pairs` drops the
+    padding).
 
     Parameters
     ----------
     env : TabularMDP or gymnasium environment with discrete spaces
-        Simulated through :func:`~algorithms.reinforcement.make_simulator`.
     policy : array of shape (S, A) or (S,)
         The expert: action probabilities per state, or one action per state.
     n_trajectories : int >= 1
     horizon : int >= 1
-        Each episode stops at a terminal state or after ``horizon`` actions.
     random_state : None, int or Generator
-        Seeds both the environment and the expert's action draws.
+        One generator for all the trajectories (environment and action draws).
     start : int, optional
         Fixed start state (default: the environment's start distribution).
 
     Returns
     -------
-    list of :class:`Trajectory`
+    list of Trajectory
     """
     n_trajectories = check_int(n_trajectories, "n_trajectories", low=1)
     horizon = check_int(horizon, "horizon", low=1)
@@ -130,28 +120,29 @@ def expert_trajectories(env, policy, n_trajectories: int, horizon: int, random_s
         raise ValueError(f"n_trajectories * horizon = {n_trajectories * horizon} steps exceeds "
                          f"the cap {MAX_STEPS}; ask for fewer trajectories or a shorter horizon.")
     rng = make_rng(random_state)
-    sim = make_simulator(env, rng, start=start)
-    S, A = sim.n_states, sim.n_actions
-    pi = as_policy_matrix(policy, S, A)
-    cum = np.cumsum(pi, axis=1)
-    cum[:, -1] = np.inf
-    out = []
-    for _ in range(n_trajectories):
-        x = sim.reset()
-        states, actions, rewards, done = [], [], [], False
-        for _ in range(horizon):
-            a = int(np.searchsorted(cum[x], rng.random(), side="right"))
-            r, nxt, done = sim.step(a)
-            states.append(x)
-            actions.append(a)
-            rewards.append(r)
-            x = nxt
-            if done:
-                break
-        out.append(Trajectory(np.asarray(states, dtype=np.intp),
-                              np.asarray(actions, dtype=np.intp),
-                              np.asarray(rewards, dtype=np.float64), bool(done)))
-    return out
+    return [sample_trajectory(env, policy, horizon, rng, start) for _ in range(n_trajectories)]
+
+
+def _steps(tr: Trajectory) -> int:
+    """The number of steps where an action was taken before the episode ended."""
+    return int(tr.actions.size if tr.done_at is None else tr.done_at)
+
+
+def state_action_pairs(trajectories) -> tuple[np.ndarray, np.ndarray]:
+    """The expert's (state, action) pairs of a list of trajectories, the supervised data
+    of direct imitation learning (003 §14.6.1); padding after a terminal state is dropped.
+
+    Returns
+    -------
+    states, actions : int ndarrays of shape (N,)
+    """
+    if not (isinstance(trajectories, Sequence) and len(trajectories) > 0
+            and all(isinstance(t, Trajectory) for t in trajectories)):
+        raise InvalidArgumentError("trajectories must be a non-empty list of Trajectory "
+                                   "objects (from expert_trajectories).")
+    states = np.concatenate([t.states[:_steps(t)] for t in trajectories]).astype(np.intp)
+    actions = np.concatenate([t.actions[:_steps(t)] for t in trajectories]).astype(np.intp)
+    return states, actions
 
 
 def _check_features(features: object, n_states: int | None = None) -> np.ndarray:
@@ -218,20 +209,24 @@ def _feature_expectations(mdp, pi, Phi_live, gamma) -> np.ndarray:
     return Phi_live.T @ _occupancy(mdp, pi, gamma)
 
 
-def _state_sequences(trajectories: object, n_states: int) -> list[np.ndarray]:
+def _state_sequences(trajectories: object, n_states: int, name: str = "trajectories"
+                     ) -> list[np.ndarray]:
     if isinstance(trajectories, np.ndarray) or not isinstance(trajectories, Sequence) \
             or isinstance(trajectories, str):
-        raise InvalidArgumentError("trajectories must be a non-empty list of Trajectory "
+        raise InvalidArgumentError(f"{name} must be a non-empty list of Trajectory "
                                    "objects or of 1-d arrays of states.")
     if len(trajectories) == 0:
-        raise ValueError("trajectories must not be empty.")
+        raise ValueError(f"{name} must not be empty.")
     out = []
     for tr in trajectories:
-        states = tr.states if isinstance(tr, Trajectory) else tr
+        states = tr.states[:_steps(tr)] if isinstance(tr, Trajectory) else tr
         if isinstance(states, str | bytes | numbers.Number) or np.ndim(states) != 1:
-            raise ValueError("trajectories must each be a Trajectory or a 1-d sequence of "
+            raise ValueError(f"{name} must each be a Trajectory or a 1-d sequence of "
                              "state indices.")
-        out.append(check_index_array(states, "trajectories", n_states))
+        if np.size(states) == 0:
+            out.append(np.zeros(0, dtype=np.intp))
+            continue
+        out.append(check_index_array(states, name, n_states))
     return out
 
 
@@ -241,7 +236,8 @@ def empirical_feature_expectations(trajectories, features, gamma: float) -> np.n
 
     Parameters
     ----------
-    trajectories : list of :class:`Trajectory` or of 1-d arrays of states ``x_0, x_1, ...``
+    trajectories : list of Trajectory (the states before the episode ended count) or of
+        1-d arrays of states ``x_0, x_1, ...`` (every state counts)
     features : array of shape (S, d)
     gamma : float in [0, 1)
 
@@ -251,7 +247,10 @@ def empirical_feature_expectations(trajectories, features, gamma: float) -> np.n
     """
     Phi = _check_features(features)
     gamma = _check_gamma(gamma)
-    seqs = _state_sequences(trajectories, Phi.shape[0])
+    return _empirical(_state_sequences(trajectories, Phi.shape[0]), Phi, gamma)
+
+
+def _empirical(seqs: list[np.ndarray], Phi: np.ndarray, gamma: float) -> np.ndarray:
     total = np.zeros(Phi.shape[1])
     for states in seqs:
         total += (gamma ** np.arange(states.size)) @ Phi[states]
@@ -475,13 +474,13 @@ class InverseRL:
             raise ValueError(f"n_rollouts * horizon exceeds the cap {MAX_STEPS} steps.")
         rng = make_rng(self.random_state)
         Phi_live = _live_features(mdp, Phi)
+        S, A = mdp.n_states, mdp.n_actions
         if isinstance(expert, Sequence) and not isinstance(expert, str | np.ndarray):
-            expert_mu = empirical_feature_expectations(expert, Phi_live, gamma)
+            expert_mu = _empirical(_state_sequences(expert, S, "expert"), Phi_live, gamma)
         else:
             expert_mu = check_array_argument(expert, "expert", shape=(Phi.shape[1],),
                                              real=True)
         self.expert_mu_ = expert_mu
-        S, A = mdp.n_states, mdp.n_actions
         pi = rng.integers(0, A, size=S).astype(np.intp)  # Alg.13 line 3: a random policy
         policies, mus, weights, margins = [], [], [], []
         self.converged_ = False
