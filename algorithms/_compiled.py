@@ -20,7 +20,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["grown", "grown_rows", "kernel"]
+__all__ = ["grown", "grown_rows", "kernel", "row_dot"]
 
 
 def kernel(function):
@@ -50,3 +50,27 @@ def grown_rows(buffer: np.ndarray, needed: int) -> np.ndarray:
     bigger = np.empty((max(needed, 2 * size), buffer.shape[1]), dtype=buffer.dtype)
     bigger[:size] = buffer
     return bigger
+
+
+@kernel
+def row_dot(A: np.ndarray, i: int, v: np.ndarray) -> float:
+    """``A[i] . v`` summed in four interleaved partial sums (entries ``j mod 4``), then
+    ``(s0 + s1) + (s2 + s3)``: a fixed order (the result does not depend on the machine),
+    and four independent dependency chains instead of one, which matters when a branch
+    on the result follows (a mistake test)."""
+    d = v.shape[0]
+    s0 = s1 = s2 = s3 = 0.0
+    j = 0
+    while j + 4 <= d:
+        s0 += A[i, j] * v[j]
+        s1 += A[i, j + 1] * v[j + 1]
+        s2 += A[i, j + 2] * v[j + 2]
+        s3 += A[i, j + 3] * v[j + 3]
+        j += 4
+    if j < d:
+        s0 += A[i, j] * v[j]
+    if j + 1 < d:
+        s1 += A[i, j + 1] * v[j + 1]
+    if j + 2 < d:
+        s2 += A[i, j + 2] * v[j + 2]
+    return (s0 + s1) + (s2 + s3)

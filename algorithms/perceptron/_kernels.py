@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from algorithms._compiled import grown, grown_rows, kernel
+from algorithms._compiled import grown, grown_rows, kernel, row_dot
 
 __all__ = ["dual_passes", "pla_passes", "pocket_iterations"]
 
@@ -33,9 +33,7 @@ def pla_passes(Z, steps, order, n_passes, w_hat, record, idx, margins, history, 
         made = 0
         for p in range(order.shape[0]):
             i = order[p]
-            margin = 0.0
-            for j in range(dim):
-                margin += Z[i, j] * w_hat[j]
+            margin = row_dot(Z, i, w_hat)
             if margin <= 0.0:
                 idx = grown(idx, count + 1)
                 margins = grown(margins, count + 1)
@@ -94,10 +92,7 @@ def _mistakes(Z, w_hat, out):
     """Fill ``out`` with the indices of the rows ``Z_i . w_hat <= 0``; return how many."""
     k = 0
     for i in range(Z.shape[0]):
-        margin = 0.0
-        for j in range(Z.shape[1]):
-            margin += Z[i, j] * w_hat[j]
-        if margin <= 0.0:
+        if row_dot(Z, i, w_hat) <= 0.0:
             out[k] = i
             k += 1
     return k
