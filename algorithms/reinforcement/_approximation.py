@@ -161,7 +161,7 @@ def lstd(mdp: TabularMDP, policy, features, gamma: float, *, weighting=None) -> 
     S, A_n = mdp.n_states, mdp.n_actions
     gamma = check_real(gamma, "gamma", low=0.0, high=1.0, high_open=True)
     pi = _check_policy(policy, S, A_n)
-    Phi = _check_features(features, S, scale_check=False)
+    Phi = _check_features(features, S)
     if weighting is None:
         d = on_policy_distribution(mdp, pi)
     else:
