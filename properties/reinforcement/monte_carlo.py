@@ -193,20 +193,67 @@ def check_is_unbiased(model: Model, pi, b, T: int, x0: int) -> None:
                  label="(14.16) expectation under pi' vs V_T^pi(x_0)")
 
 
+def check_is_q_unbiased(model: Model, pi, b, T: int, x0: int, a0: int, first: int) -> None:
+    """Trajectories from (x_0, a_0) under π': E[ρ_{first:T-1} (1/T)Σ τ] = Q^π_T(x_0, a_0)
+    (``first = 1``: the given a_0 is not reweighted; ``first = 0``: (14.18) as printed)."""
+    probs_b, xs, acts, rews = enumerate_paths(model.P, model.R, b, T, x0, a0)
+    ratios = np.array([importance_ratio(pi, b, s[first:], u[first:]) if u.size > first
+                       else 1.0 for s, u in zip(xs, acts, strict=True)])
+    weighted = float(np.sum(probs_b * ratios * rews.mean(axis=1)))
+    Q = float(q_horizons(model.P, model.R, pi, T)[T][x0, a0])
+    assert_close(weighted, Q, tol=ENUMERATION,
+                 label="importance-weighted E[R | x_0, a_0] vs Q_T^pi(x_0, a_0)",
+                 context=f"ratio from i={first}, T={T}, x0={x0}, a0={a0}: ")
+
+
+@claim(
+    id="mc.importance_sampling_q_ratio_as_printed",
+    source=f"{SOURCE} (14.16), (14.18)",
+    statement="Q(x, a) is estimated by (14.16): the returns of trajectories starting with "
+    "(x_0, a_0) = (x, a), sampled from π', weighted by the ratio (14.18) "
+    "Π_{i=0}^{T-1} π(x_i, a_i)/π'(x_i, a_i).",
+    method=Method.ENUMERATION,
+    tags=("reinforcement", "monte-carlo", "importance-sampling"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.SYMBOL,
+    corrected_by="mc.importance_sampling_14_16",
+    explanation="For Q(x, a) the first action is given, not drawn by either policy, so the "
+    "product must start at i = 1; the factor π(x, a)/π'(x, a) of i = 0 scales the "
+    "estimate (the i = 0 product is right for the value V^π(x_0) of the start state). "
+    "One state, actions paying 1 and 2, π = action 0, π' uniform, T = 1: the estimate of "
+    "Q(x, 0) = 1 is 2, that of Q(x, 1) = 2 is 0.",
+)
+@given(data=st.data(), model=models(max_states=2, min_actions=2, max_actions=2),
+       T=st.integers(1, 3))
+@example(data=None, model=one_state_two_arms(), T=1)
+def importance_sampling_q_ratio_as_printed(data, model, T):
+    S, A = model.n_states, model.n_actions
+    if data is None:
+        pi, b, x0, a0 = np.array([[1.0, 0.0]]), np.full((1, 2), 0.5), 0, 0
+    else:
+        pi, b = data.draw(policies(S, A)), positive_policy(data.draw, S, A)
+        x0, a0 = data.draw(st.integers(0, S - 1)), data.draw(st.integers(0, A - 1))
+    check_is_q_unbiased(model, pi, b, T, x0, a0, first=0)
+
+
 @claim(
     id="mc.importance_sampling_14_16",
     source=f"{SOURCE} (14.15)-(14.16)",
     statement="Averaging the T-step returns of trajectories sampled from π', each weighted "
-    "by P^π/P^{π'}, estimates π's expected return without bias (exact over all "
-    "trajectories of small MDPs; and by simulation).",
+    "by P^π/P^{π'}, estimates π's expected return without bias: V^π_T(x_0) with the "
+    "ratio (14.18) over i = 0..T-1, Q^π_T(x, a) for trajectories starting with (x, a) "
+    "with the ratio over i = 1..T-1 (exact over all trajectories of small MDPs; "
+    "mc.importance_sampling_simulation samples it).",
     method=Method.ENUMERATION,
     tags=("reinforcement", "monte-carlo", "importance-sampling"),
 )
 @given(data=st.data(), model=models(max_states=2, max_actions=2), T=st.integers(1, 3))
 def importance_sampling_14_16(data, model, T):
     S, A = model.n_states, model.n_actions
-    check_is_unbiased(model, data.draw(policies(S, A)), positive_policy(data.draw, S, A), T,
-                      data.draw(st.integers(0, S - 1)))
+    pi, b = data.draw(policies(S, A)), positive_policy(data.draw, S, A)
+    x0, a0 = data.draw(st.integers(0, S - 1)), data.draw(st.integers(0, A - 1))
+    check_is_unbiased(model, pi, b, T, x0)
+    check_is_q_unbiased(model, pi, b, T, x0, a0, first=1)
 
 
 @claim(
@@ -224,7 +271,7 @@ def importance_sampling_simulation(rng, scale):
     model, T = make_model(P, R), 2
     pi = np.array([[0.0, 1.0], [1.0, 0.0]])
     b = np.full((2, 2), 0.5)
-    m = 2000 * scale
+    m = 1500 * scale
     vals = np.empty(m)
     for i in range(m):
         tr = sample_trajectory(model.mdp, b, T, random_state=rng, start=0)
