@@ -376,6 +376,12 @@ def check_lrs(est: SequentialCoveringClassifier, X: np.ndarray, y: np.ndarray,
                                             lambda_="log-likelihood").statistic)
 
     labels, counts = np.unique(y, return_counts=True)
+    # the statistic at the edges of its domain (a rule covering no positive or no
+    # negative: the 0 ln 0 = 0 terms), against scipy
+    P, N = int(counts[0]), int(counts.sum() - counts[0])
+    for p, n in [(0, N), (P, 0), (0, 1), (1, 0), (P, N)]:
+        assert_close(float(likelihood_ratio_statistic(p, n, P, N)), g_test(p, n, P, N),
+                     LRS_ROUNDING, label=f"LRS error vs scipy G-test at p={p}, n={n}")
     order = labels[np.argsort(counts, kind="stable")]
     lits = brute_literals(X, categorical)
     masks = [np.array([_holds_one(lit, x) for x in X]) for lit in lits]

@@ -12,6 +12,7 @@ variables (:func:`properties.rules.support.brute_bindings`) and the gain with
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from collections.abc import Callable
 
@@ -82,6 +83,10 @@ def check_gain_counts(gain: Callable, problem: FoilProblem) -> tuple[int, int]:
     return t, len(b1p)
 
 
+#: A relation with two reflexive pairs and one other: p(W, W) holds for W = a and W = b.
+REFLEXIVE = {"p": {("a", "a"), ("a", "b"), ("b", "b")}}
+
+
 @claim(
     id="foil.gain_counts",
     source="003 §13.4; Quinlan 1990, Machine Learning 5, §3 (FOIL gain)",
@@ -99,6 +104,10 @@ def check_gain_counts(gain: Callable, problem: FoilProblem) -> tuple[int, int]:
     Literal("parent", (X0, Z0)), GRANDPARENT,
     frozenset((a, b) for a in "ann bob cid dan eve fay".split()
               for b in "ann bob cid dan eve fay".split()) - GRANDPARENT))
+# one new variable in both places of a literal: only the facts p(c, c) extend a binding
+@example(problem=FoilProblem(
+    REFLEXIVE, KnowledgeBase(REFLEXIVE), HornClause(Literal("t", (X0, X1)), ()),
+    Literal("p", (Var("W"), Var("W"))), frozenset({("a", "b")}), frozenset({("b", "a")})))
 def gain_counts(problem):
     t, p1 = check_gain_counts(literal_gain, problem)
     evidence.worst("positive bindings per surviving old binding (p1 / t)",
@@ -154,20 +163,33 @@ def gain_formula(counts):
     evidence.worst("gain / ceiling t log2((p0+n0)/p0)", ratio)
 
 
-def check_foil(learner: FOIL, problem: FoilProblem) -> None:
+def check_foil(learner: FOIL, problem: FoilProblem, closed_world: bool = False) -> None:
     """Each learned clause covers no negative example and at least one positive left by
     the earlier clauses (enumerated bindings); rounds <= |positives|; uncovered_ and
-    predict agree with the enumeration; the recorded gains are recomputed on each prefix."""
+    predict agree with the enumeration; the recorded gains are recomputed on each prefix;
+    the recorded covering trace counts what was left and covered in each round. With
+    ``closed_world`` FOIL gets no negatives and must treat every other pair of constants
+    as one."""
     facts, kb = problem.facts, problem.kb
-    learner.fit(kb, "t", problem.positives, problem.negatives)
     consts = kb.constants
+    if closed_world:  # negatives=None: every other tuple of constants is negative
+        negatives = frozenset(itertools.product(consts, repeat=2)) - problem.positives
+        problem = dataclasses.replace(problem, negatives=negatives)
+        learner.fit(kb, "t", problem.positives)
+    else:
+        learner.fit(kb, "t", problem.positives, problem.negatives)
     remaining = set(problem.positives)
     assert learner.n_rounds_ <= len(problem.positives)
-    for c, gains in zip(learner.clauses_, learner.gain_history_, strict=True):
+    trace = learner.covering_trace_
+    assert len(learner.clauses_) <= len(trace) <= len(learner.clauses_) + 1, (
+        "covering_trace_: one entry per kept clause, plus the round that kept none")
+    for c, gains, step in zip(learner.clauses_, learner.gain_history_, trace, strict=False):
+        assert step["remaining"] == len(remaining), f"trace {step}: {len(remaining)} left"
         neg = brute_bindings(facts, c.head, c.body, problem.negatives, consts)
         assert not neg, f"{c} covers negatives"
         cov = {e for e in remaining if brute_bindings(facts, c.head, c.body, [e], consts)}
         assert cov, f"{c} covers no remaining positive"
+        assert step["covered"] == len(cov), f"trace {step}: the clause covers {len(cov)}"
         for k, g in enumerate(gains):
             prefix = HornClause(c.head, c.body[:k])
             pos_k = sorted(remaining, key=repr)
@@ -175,6 +197,8 @@ def check_foil(learner: FOIL, problem: FoilProblem) -> None:
             assert again == g, f"recorded gain {g} of {c.body[k]}, recomputed {again}"
             assert g.gain > 0, f"a literal with gain {g.gain} <= 0 was added"
         remaining -= cov
+    if len(trace) > len(learner.clauses_):
+        assert trace[-1]["remaining"] == len(remaining), f"last trace entry {trace[-1]}"
     assert learner.uncovered_ == frozenset(remaining), "uncovered_ differs"
     probe = sorted(problem.positives | problem.negatives, key=repr)
     want = [any(brute_bindings(facts, c.head, c.body, [e], consts)
@@ -194,12 +218,13 @@ def check_foil(learner: FOIL, problem: FoilProblem) -> None:
     method=Method.PROPERTY,
     tags=("rules", "foil"),
 )
-@given(problem=foil_problems(), body=st.integers(1, 2), defined=st.booleans())
-def covering(problem, body, defined):
+@given(problem=foil_problems(), body=st.integers(1, 2), defined=st.booleans(),
+       closed_world=st.booleans())
+def covering(problem, body, defined, closed_world):
     if defined:
         problem = defined_by_clause(problem)
     learner = FOIL(max_body_length=body)
-    check_foil(learner, problem)
+    check_foil(learner, problem, closed_world)
     if defined:
         evidence.worst("share of positives covered when a definition exists",
                        1 - len(learner.uncovered_) / len(problem.positives),

@@ -144,6 +144,9 @@ def foil_problems(draw) -> FoilProblem:
         new = draw(st.booleans())
         other = Var("W") if new else draw(st.sampled_from(known))
         args = (old, other) if draw(st.booleans()) else (other, old)
+        if new and draw(st.integers(0, 3)) == 0:
+            # one new variable in both places (p(W, W)): its two slots must agree
+            args = (other, other)
         lit = Literal(pred, args, negated=(not new) and draw(st.booleans()))
     chosen = rng.permutation(len(pairs))[: draw(st.integers(2, len(pairs)))]
     split = rng.random(chosen.size) < 0.5
