@@ -511,7 +511,9 @@ class LinearTD(_Base):
                     r, nxt, end = sim.step(a)
                     target = r if end else r + gamma * theta @ Phi[nxt]
                     done += 1
-                    theta = theta + alpha * done ** (-omega) * (target - theta @ Phi[x]) * Phi[x]
+                    with np.errstate(over="ignore", invalid="ignore"):
+                        theta = theta + alpha * done ** (-omega) * (target - theta @ Phi[x]
+                                                                    ) * Phi[x]
                     if not np.all(np.isfinite(theta)):
                         diverged = True
                         break
@@ -677,8 +679,9 @@ class LinearSarsa(_Base):
                     target = r
                 before = theta[a] @ Phi[x]
                 old = theta[a].copy()
-                theta[a] = theta[a] + step * (target - before) * Phi[x]
-                after = theta[a] @ Phi[x]
+                with np.errstate(over="ignore", invalid="ignore"):
+                    theta[a] = theta[a] + step * (target - before) * Phi[x]
+                    after = theta[a] @ Phi[x]
                 if record:
                     for k, v in zip(hist, (x, a, r, nxt, nxt_a, target, step, before, after,
                                            done), strict=True):

@@ -355,7 +355,8 @@ class _TDControl:
                     boot = 0.0
                 target = r if done else r + gamma * boot
                 before = Q[x, a]
-                Q[x, a] = before + step * (target - before)
+                with np.errstate(over="ignore", invalid="ignore"):
+                    Q[x, a] = before + step * (target - before)
                 if record:
                     for k, v in zip(hist, (x, a, r, nxt, nxt_a, target, step, before,
                                            Q[x, a], done), strict=True):
