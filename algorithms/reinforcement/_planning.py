@@ -62,6 +62,8 @@ MAX_ITER = 10**7
 MAX_PLAN_ENTRIES = 10**8
 #: Stored transitions the LP accepts.
 MAX_LP_NONZEROS = 2 * 10**7
+#: Sparse MDPs up to this many states are solved by sparse LU; larger ones by GMRES.
+_SPLU_STATES = 500
 #: Relative size of Q differences treated as ties by policy iteration (float rounding of an
 #: exact evaluation is ~1e-15 relative; a tie broken by it could make the loop cycle).
 _TIE_RTOL = 1e-11
@@ -239,13 +241,17 @@ def _evaluate(mdp: TabularMDP, pi: np.ndarray, gamma, horizon, theta, max_iter, 
                                 history=None if history is None else tuple(history),
                                 residuals=np.asarray(residuals), V_prev=V_prev)
     if method == "exact":  # (I - γ P_π) V = r_π
-        if mdp.is_sparse:
+        converged = True
+        if mdp.is_sparse and S <= _SPLU_STATES:
             system = (sp.identity(S, format="csc") - gamma * P_pi).tocsc()
             V = np.asarray(scipy.sparse.linalg.spsolve(system, r_pi), dtype=np.float64)
+        elif mdp.is_sparse:
+            V, converged = _krylov_solve(P_pi, r_pi, gamma)
         else:
             V = scipy.linalg.solve(np.eye(S) - gamma * P_pi, r_pi)
         _finite(V, "V")
-        return EvaluationResult(V=V, Q=mdp.backup(V, 1.0, gamma), n_sweeps=0, converged=True,
+        return EvaluationResult(V=V, Q=mdp.backup(V, 1.0, gamma), n_sweeps=0,
+                                converged=converged,
                                 history=(V,) if record else None,
                                 residuals=np.zeros(0))
     # γ sweeps of (14.6, with R) until max |V - V'| < θ
@@ -277,6 +283,20 @@ def _evaluate(mdp: TabularMDP, pi: np.ndarray, gamma, horizon, theta, max_iter, 
                             residuals=np.asarray(residuals))
 
 
+def _krylov_solve(P_pi, r_pi, gamma) -> tuple[np.ndarray, bool]:
+    """``(I - γ P_π) V = r_π`` by restarted GMRES (the spectrum lies in the disc of radius
+    γ around 1, so it converges quickly); sparse LU fills in on random transition graphs
+    (S = 5000, 8 successors: 50 s for ``spsolve`` against 0.1 s here)."""
+    S = r_pi.size
+    system = (sp.identity(S, format="csr") - gamma * P_pi).tocsr()
+    V, info = scipy.sparse.linalg.gmres(system, r_pi, rtol=1e-13, atol=0.0, restart=60,
+                                        maxiter=max(100, 10 * S))
+    if info != 0:
+        warnings.warn(f"policy_evaluation: GMRES did not reach its tolerance (info={info}).",
+                      ConvergenceWarning, stacklevel=4)
+    return np.asarray(V, dtype=np.float64), info == 0
+
+
 def policy_evaluation(mdp, policy, *, gamma=None, horizon=None, theta: float = 1e-10,
                       max_iter: int = 10_000, method: str = "iterative",
                       record_history: bool = False) -> EvaluationResult:
@@ -290,7 +310,9 @@ def policy_evaluation(mdp, policy, *, gamma=None, horizon=None, theta: float = 1
         Discounted criterion: sweeps ``V'(x) = Σ_a π(x,a) Σ_{x'} P^a_{x→x'}
         (R^a_{x→x'} + γ V(x'))`` ((14.6) with R for the misprinted P) from ``V = 0`` until
         ``max_x |V(x) - V'(x)| < theta``; with ``method="exact"`` the solve
-        ``(I - γ P_π) V = r_π`` (``scipy.sparse.linalg.spsolve`` for sparse MDPs).
+        ``(I - γ P_π) V = r_π`` (``scipy.linalg.solve`` for dense MDPs; for sparse ones
+        ``scipy.sparse.linalg.spsolve`` up to 500 states, restarted GMRES to a relative
+        residual of 1e-13 beyond, where sparse LU fills in).
     horizon : int >= 1, optional
         T-step criterion: exactly ``T`` synchronous sweeps of (14.5) from ``V = 0``,
         ``V_t = r_π / t + (t-1)/t P_π V_{t-1}`` (Alg. 5); exact by construction (``method``
