@@ -291,6 +291,16 @@ def linear_return_monte_carlo(rng, scale):
 # ---------------------------------------------------------------------------
 
 
+# A patience test: from state 0, action 0 reaches the absorbing state 1 (φ = 5) at once,
+# action 1 the absorbing state 3 (φ = 6) one step later through state 2 (φ = 0). With
+# w* = 1 the later, larger reward wins at γ = 0.9 (48.6 against 45) but not at γ = 0.81.
+PATIENCE_P = np.zeros((2, 4, 4))
+PATIENCE_P[0, 0, 1] = PATIENCE_P[1, 0, 2] = 1.0
+PATIENCE_P[:, 1, 1] = PATIENCE_P[:, 2, 3] = PATIENCE_P[:, 3, 3] = 1.0
+PATIENCE = TabularMDP(PATIENCE_P, np.zeros((2, 4)), initial=0)
+PATIENCE_PHI = np.array([[0.0], [5.0], [0.0], [6.0]])
+
+
 def check_expert_optimality(prob: IRLProblem, fe=feature_expectations) -> None:
     """Expert = an optimal deterministic policy for R = w*ᵀφ (by enumeration); then
     w*ᵀx̄* − w*ᵀx̄^π ≥ 0 for every deterministic policy π and for the drawn stochastic one,
@@ -319,6 +329,7 @@ def check_expert_optimality(prob: IRLProblem, fe=feature_expectations) -> None:
     tags=TAGS,
 )
 @given(prob=irl_problems(max_states=3, max_actions=3))
+@example(prob=IRLProblem(PATIENCE, PATIENCE_PHI, np.ones(1), 0.9, np.full((4, 2), 0.5)))
 def expert_optimality_14_28(prob):
     check_expert_optimality(prob)
 
@@ -445,11 +456,16 @@ def check_alg13_run(mu_star: np.ndarray, mus: np.ndarray, weights: np.ndarray,
 
 
 def fit_inverse_rl(mdp, Phi, gamma, mu_star, tol, seed, max_iter=None) -> InverseRL:
+    """Alg.13 with at most A^S + 2 rounds (every round past the first finds a new
+    deterministic policy, so it must converge by then)."""
     cap = max_iter or min(mdp.n_actions ** mdp.n_states + 2, 200)
     with warnings.catch_warnings():
-        warnings.simplefilter("error", ConvergenceWarning)
-        return InverseRL(Phi, gamma=gamma, max_iter=cap, tol=tol,
-                         random_state=seed).fit(mdp, mu_star)
+        warnings.simplefilter("ignore", ConvergenceWarning)  # converged_ is asserted
+        irl = InverseRL(Phi, gamma=gamma, max_iter=cap, tol=tol,
+                        random_state=seed).fit(mdp, mu_star)
+    assert irl.converged_, (f"Alg.13 did not converge in {cap} rounds (last margin "
+                            f"{irl.margins_[-1]:.3g}, tol {tol:.3g})")
+    return irl
 
 
 def check_alg13(mdp: TabularMDP, Phi: np.ndarray, gamma: float, expert: np.ndarray,
