@@ -79,9 +79,13 @@ def on_policy_weights(mdp, pi):
 def check_td_scenario(mdp, pi, Phi, gamma=GAMMA, n_steps=TD_STEPS, weights=None,
                       learner_gamma=None, seed=0):
     """Run LinearTD and compare with the LSTD fixed point (library and independent)."""
-    d = on_policy_weights(mdp, pi) if weights is None else weights
-    res = lstd(mdp, pi, Phi, gamma)
-    assert_close(res.weighting, d, LINEAR_ALGEBRA, context="on-policy distribution: ")
+    if weights is None:  # the claim: D is the on-policy distribution
+        d = on_policy_weights(mdp, pi)
+        res = lstd(mdp, pi, Phi, gamma)
+        assert_close(res.weighting, d, LINEAR_ALGEBRA, context="on-policy distribution: ")
+    else:  # another weighting (teeth: D omitted = uniform)
+        d = weights / weights.sum()
+        res = lstd(mdp, pi, Phi, gamma, weighting=d)
     td = LinearTD(gamma=gamma if learner_gamma is None else learner_gamma, alpha=0.5,
                   alpha_power=0.6, n_steps=n_steps, random_state=seed).fit(mdp, pi, Phi)
     assert td.converged_, "linear TD(0) diverged"
@@ -149,10 +153,18 @@ def td_14_26(rng):
        gamma=st.sampled_from([0.0, 0.5, 0.9]), epsilon=st.sampled_from([0.0, 0.2, 1.0]),
        seed=st.integers(0, 2**31 - 1))
 def linear_sarsa_alg12(mdp, gamma, epsilon, seed):
+    check_linear_sarsa_is_tabular(mdp, gamma, epsilon, seed)
+
+
+def check_linear_sarsa_is_tabular(mdp, gamma, epsilon, seed, features=None, overrides=None):
+    """LinearSarsa with ``features`` (default one-hot: the identity) against Sarsa on the
+    same draws: equal histories and θ = Q; and with general features, the recorded step
+    of Alg.12 line 7 on Q_θ(x, a). ``overrides`` (a dict) change the linear learner only."""
     kw = dict(gamma=gamma, alpha=0.4, epsilon=epsilon, n_steps=60, max_episode_length=12,
               random_state=seed, record_history=True)
     tab = Sarsa(**kw).fit(mdp)
-    lin = LinearSarsa(**kw).fit(mdp, np.eye(mdp.n_states))
+    feats = np.eye(mdp.n_states) if features is None else features
+    lin = LinearSarsa(**{**kw, **(overrides or {})}).fit(mdp, feats)
     for key, value in tab.history_.items():
         assert np.array_equal(value, lin.history_[key]), f"histories differ in {key}"
     assert np.array_equal(tab.Q_, lin.theta_.T), "θ is not the Q table"

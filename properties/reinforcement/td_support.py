@@ -266,6 +266,7 @@ def check_control_reaches_q_star(mdp: TabularMDP, gamma: float, fit: Callable, s
     R = _transition_rewards(mdp)
     unit = max(float(np.abs(R).max()), 1e-12) / (1 - gamma)
     counted = live[:, None] & (learner.visits_ >= min_visits)
+    assert counted.any(), f"no state-action pair was updated {min_visits} times"
     err = float(np.abs(Q - Qstar)[counted].max())
     evidence.worst("max |Q − Q*| / (max|R|/(1−γ))", err / unit)
     assert err <= tolerance * unit, (f"learnt Q is {err:.4g} from Q* (allowed "
