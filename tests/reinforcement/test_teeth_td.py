@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import proofs.reinforcement.approximation as proof
 import properties.reinforcement.approximation as vfa
 import properties.reinforcement.td as td
-import proofs.reinforcement.approximation as proof
 from algorithms.reinforcement import QLearning, Sarsa, TabularMDP, random_mdp
 from properties.reinforcement import td_support as support
 
