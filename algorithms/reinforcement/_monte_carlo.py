@@ -424,6 +424,9 @@ class OnPolicyMonteCarlo(_MonteCarlo):
         Returns averaged per pair.
     policy_ : ndarray (S, A)
         The final sampling policy (ε-greedy on the visited states).
+    greedy_ : ndarray (S,)
+        The action each visited state's policy favours (an argmax of ``Q_``, ties broken
+        at random); -1 for states never visited or without ``improve``.
     returns_ : ndarray (n_episodes,)
         ``R_0 = (1/T) Σ_{i=1}^T τ_i`` of every episode.
     policy_changes_ : ndarray (n_episodes,)
@@ -474,7 +477,7 @@ class OnPolicyMonteCarlo(_MonteCarlo):
                 changes[lo] = int(np.sum(greedy[rows] != best))
                 greedy[rows] = best
                 pi[rows] = _epsilon_greedy_rows(best, eps, A)
-        self.Q_, self.counts_, self.policy_ = Q, counts, pi
+        self.Q_, self.counts_, self.policy_, self.greedy_ = Q, counts, pi, greedy
         self.returns_, self.policy_changes_ = returns, changes
         self.n_episodes_, self.n_states_, self.n_actions_ = n, S, A
         return self
