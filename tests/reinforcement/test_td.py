@@ -30,9 +30,9 @@ def mdp():
 
 @pytest.mark.parametrize("cls", [Sarsa, QLearning])
 @pytest.mark.parametrize("schedule", [{}, {"alpha_power": 0.7, "epsilon_power": 0.5},
-                                      {"n_episodes": 200, "n_steps": None}])
+                                      {"n_episodes": 60, "n_steps": None}])
 def test_compiled_and_python_paths_give_identical_q(mdp, cls, schedule):
-    kw = {"n_steps": 6000, "random_state": 7, **schedule}
+    kw = {"n_steps": 2500, "random_state": 7, **schedule}
     fast = cls(**kw).fit(mdp)
     slow = cls(compiled=False, **kw).fit(mdp)
     rec = cls(record_history=True, **kw).fit(mdp)
@@ -41,14 +41,14 @@ def test_compiled_and_python_paths_give_identical_q(mdp, cls, schedule):
     assert fast.n_steps_ == slow.n_steps_ and fast.n_episodes_ == slow.n_episodes_
     assert np.array_equal(fast.visits_, slow.visits_)
     if "n_episodes" in schedule:
-        assert fast.n_episodes_ == 200 and fast.converged_
+        assert fast.n_episodes_ == 60 and fast.converged_
 
 
 def test_identity_holds_on_a_sparse_gymnasium_model():
     gymnasium = pytest.importorskip("gymnasium")
     lake = from_gymnasium(gymnasium.make("FrozenLake-v1", map_name="8x8"))
-    a = QLearning(n_steps=20_000, epsilon=0.5, random_state=3).fit(lake)
-    b = QLearning(n_steps=20_000, epsilon=0.5, random_state=3, compiled=False).fit(lake)
+    a = QLearning(n_steps=8000, epsilon=0.5, random_state=3).fit(lake)
+    b = QLearning(n_steps=8000, epsilon=0.5, random_state=3, compiled=False).fit(lake)
     assert np.array_equal(a.Q_, b.Q_)
 
 
