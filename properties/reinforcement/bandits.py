@@ -235,11 +235,21 @@ def eps_greedy_exploration(rng, scale):
         learner = EpsilonGreedyBandit(epsilon=eps, n_steps=20_000 * scale,
                                       random_state=seed).fit(bandit)
         check_constant_exploration(learner, bandit, eps)
+        if eps == 0.1:
+            _plot_regret(learner, "constant eps = 0.1")
     T = 100_000 * scale
     learner = EpsilonGreedyBandit(epsilon="inverse_sqrt", n_steps=T,
                                   random_state=int(rng.integers(2**31))
                                   ).fit(BernoulliBandit([0.2, 0.5, 0.8]))
     check_decaying_exploration(learner, [10**3, 10**4, T])
+    _plot_regret(learner, "eps_t = 1/sqrt(t)")
+
+
+def _plot_regret(learner, label: str) -> None:
+    steps = np.arange(1, learner.n_steps_ + 1)
+    evidence.series(label, steps, learner.regret_, kind="line",
+                    plot="epsilon-greedy: cumulative pseudo-regret against t (arms 0.2/0.5/0.8)",
+                    xlabel="t", ylabel="regret", logx=True, logy=True)
 
 
 # ---------------------------------------------------------------------------------------
