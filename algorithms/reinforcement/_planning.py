@@ -586,6 +586,8 @@ def value_iteration(mdp, *, gamma=None, horizon=None, theta: float = 1e-10,
     V = np.zeros(S)
     converged = False
     n = 0
+    A = mdp.n_actions
+    r_stacked = np.ascontiguousarray(mdp.expected_reward.T).reshape(A * S)
     if in_place:
         csr = mdp.transitions if mdp.is_sparse else sp.csr_matrix(mdp.transitions)
         indptr = csr.indptr.astype(np.int64)
@@ -596,8 +598,11 @@ def value_iteration(mdp, *, gamma=None, horizon=None, theta: float = 1e-10,
         n += 1
         if in_place:
             delta = float(_gauss_seidel_sweep(indptr, indices, data, reward, V, gamma))
-        else:
-            V_new = mdp.backup(V, 1.0, gamma).max(axis=1)
+        else:  # (14.13) in the stacked layout: row a*S + x, max over the A blocks
+            q = mdp.transitions @ V
+            q *= gamma
+            q += r_stacked
+            V_new = q.reshape(A, S).max(axis=0)
             delta = float(np.max(np.abs(V_new - V)))
             V = V_new
         residuals.append(delta)
