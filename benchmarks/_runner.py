@@ -280,6 +280,11 @@ def _fmt_params(params: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in params.items())
 
 
+def _cell(text: str) -> str:
+    """Text safe inside a Markdown table cell."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
 def render_markdown(results: Sequence[CaseResult], machine: dict, *, quick: bool) -> str:
     """The Markdown table, with the machine and the protocol stated above it."""
     libs = ", ".join(f"{k} {machine[k]}" for k in ("numpy", "scipy", "sklearn", "numba")
@@ -300,11 +305,10 @@ def render_markdown(results: Sequence[CaseResult], machine: dict, *, quick: bool
     for r in results:
         ratio = f"{r.ratio:.2f}" if math.isfinite(r.ratio) else "–"
         name = r.name if r.error is None else f"{r.name} **error: {r.error}**"
-        name = name.replace("|", "\\|").replace("\n", " ")
         lines.append(
-            f"| {r.family} | {name} | {r.n} | {_fmt_params(r.params)} | "
+            f"| {r.family} | {_cell(name)} | {r.n} | {_cell(_fmt_params(r.params))} | "
             f"{_fmt_time(r.ours_s)} | {_fmt_time(r.reference_s)} | {ratio} | "
-            f"{_fmt_gap(r.objective_gap)} | {r.reference_name} | {r.repeats} |"
+            f"{_fmt_gap(r.objective_gap)} | {_cell(r.reference_name)} | {r.repeats} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -1,38 +1,42 @@
 """Benchmark (not a test): dictionary learning and sparse coding against scikit-learn.
 
-Run:  python benchmarks/bench_dictionary.py [--sizes 200 500] [--dim 16] [--atoms 32]
-                                            [--rounds 3] [--repeats 2]
+Run:  python -m benchmarks --only dictionary [--quick]
+      python benchmarks/bench_dictionary.py [--quick]
 
-Same data (sparse combinations of random unit atoms plus noise), one process:
+Same data (sparse combinations of 32 random unit atoms in d = 16, plus noise):
 
 - sparse coding (10.15) on a fixed dictionary: ``sparse_code(method="lasso")`` (one
   ``algorithms.linear.solve_l1_l2`` per sample, duality gap 1e-8 relative) against
   ``sklearn.decomposition.SparseCoder(transform_algorithm="lasso_cd",
-  transform_alpha=lambda / 2)`` (the notes' objective has no 1/2); reported: the largest
-  code difference.
-- dictionary learning, ``--rounds`` alternations: ``DictionaryLearning`` (LASSO coding +
-  K-SVD) against ``sklearn.decomposition.DictionaryLearning(alpha=lambda / 2,
-  fit_algorithm="cd", max_iter=rounds)`` (block-coordinate atom updates under ||b|| <= 1);
-  reported: (10.14) per sample of each result (different algorithms, different local
-  minima: only the order of magnitude is comparable).
+  transform_alpha=lambda / 2)`` (the notes' objective has no 1/2); gap: the largest code
+  difference.
+- dictionary learning, 3 alternations: ``DictionaryLearning`` (LASSO coding + K-SVD)
+  against ``sklearn.decomposition.DictionaryLearning(alpha=lambda / 2, fit_algorithm="cd",
+  max_iter=3)`` (block-coordinate atom updates under ||b|| <= 1); gap: the relative
+  difference of (10.14) per sample, ours minus scikit-learn's (different algorithms,
+  different local minima: only the order of magnitude is comparable).
 
-No target is set by the issue for dictionary learning; each row is the best of
-``--repeats`` runs, alternating the two libraries.
+No target is set by the issue for dictionary learning.
 """
 
 from __future__ import annotations
 
-import argparse
-import time
-import warnings
+import sys
+from pathlib import Path
 
 import numpy as np
 from sklearn import decomposition as skd
-from sklearn.exceptions import ConvergenceWarning
+
+try:
+    from benchmarks._harness import BenchCase
+except ModuleNotFoundError:  # run as a script: python benchmarks/bench_dictionary.py
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from benchmarks._harness import BenchCase
 
 from algorithms.sparse import DictionaryLearning, sparse_code
 
 LAM = 0.2
+DIM, ATOMS, ROUNDS = 16, 32, 3
 
 
 def data(m: int, d: int, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -49,49 +53,57 @@ def objective(X_rows: np.ndarray, components: np.ndarray, codes: np.ndarray) -> 
     return float((np.sum(R**2) + LAM * np.abs(codes).sum()) / X_rows.shape[0])
 
 
-def best_of(fn, repeats: int) -> tuple[float, object]:
-    best, out = np.inf, None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
+def cases(quick: bool) -> list[BenchCase]:
+    sizes = [100] if quick else [200, 500]
+    repeats = 1 if quick else 2
+    out = []
+    for m in sizes:
+        out.append(BenchCase(
+            "sparse coding (10.15), fixed dictionary", m,
+            ours=lambda s: sparse_code(s[0].T, s[1], lam=LAM),
+            reference=lambda s: skd.SparseCoder(
+                dictionary=s[1].T, transform_algorithm="lasso_cd", transform_alpha=LAM / 2,
+                transform_max_iter=10_000).transform(s[0]),
+            setup=lambda m=m: data(m, DIM, ATOMS),
+            objective_gap=lambda a, b: float(np.max(np.abs(a.T - b))),
+            repeats=repeats + 1,
+            params={"d": DIM, "atoms": ATOMS, "lam": LAM, "gap": "max |code diff|"},
+            reference_name="sklearn SparseCoder lasso_cd"))
+        box: dict = {}
+
+        def setup(m=m, box=box):
+            box["X"] = data(m, DIM, ATOMS)[0]
+            return box["X"]
+
+        def ref_fit(X):
+            sk = skd.DictionaryLearning(
+                n_components=ATOMS, alpha=LAM / 2, max_iter=ROUNDS, tol=0.0,
+                fit_algorithm="cd", transform_algorithm="lasso_cd", transform_alpha=LAM / 2,
+                random_state=0)
+            return sk, sk.fit_transform(X)
+
+        def gap(fitted, ref, box=box):
+            X = box["X"]
+            f_ours = objective(X, fitted.components_, fitted.codes_.T)
+            f_ref = objective(X, ref[0].components_, ref[1])
+            return (f_ours - f_ref) / abs(f_ref)
+
+        out.append(BenchCase(
+            f"dictionary learning, {ROUNDS} rounds", m,
+            ours=lambda X: DictionaryLearning(n_components=ATOMS, lam=LAM, max_iter=ROUNDS,
+                                              tol=0.0, random_state=0).fit(X),
+            reference=ref_fit, setup=setup, objective_gap=gap, repeats=repeats,
+            params={"d": DIM, "atoms": ATOMS, "lam": LAM,
+                    "gap": "(10.14) ours/sklearn - 1"},
+            reference_name="sklearn DictionaryLearning cd"))
+    return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--sizes", type=int, nargs="+", default=[200, 500])
-    parser.add_argument("--dim", type=int, default=16)
-    parser.add_argument("--atoms", type=int, default=32)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--repeats", type=int, default=2)
-    args = parser.parse_args()
-    warnings.simplefilter("ignore", ConvergenceWarning)
-    print("| task | m | ours (s) | sklearn (s) | ratio | agreement |")
-    print("|---|---|---|---|---|---|")
-    for m in args.sizes:
-        X, B = data(m, args.dim, args.atoms)
-        t_ours, codes = best_of(lambda X=X, B=B: sparse_code(X.T, B, lam=LAM), args.repeats)
-        coder = skd.SparseCoder(dictionary=B.T, transform_algorithm="lasso_cd",
-                                transform_alpha=LAM / 2, transform_max_iter=10_000)
-        t_ref, ref = best_of(lambda X=X, coder=coder: coder.transform(X), args.repeats)
-        diff = float(np.max(np.abs(codes.T - ref)))
-        print(f"| sparse coding (10.15) | {m} | {t_ours:.3f} | {t_ref:.3f} | "
-              f"{t_ours / t_ref:.1f} | max code diff {diff:.1e} |")
-        ours = DictionaryLearning(n_components=args.atoms, lam=LAM, max_iter=args.rounds,
-                                  tol=0.0, random_state=0)
-        sk = skd.DictionaryLearning(n_components=args.atoms, alpha=LAM / 2,
-                                    max_iter=args.rounds, tol=0.0, fit_algorithm="cd",
-                                    transform_algorithm="lasso_cd", transform_alpha=LAM / 2,
-                                    random_state=0)
-        t_ours, fitted = best_of(lambda X=X, ours=ours: ours.fit(X), args.repeats)
-        t_ref, sk_codes = best_of(lambda X=X, sk=sk: sk.fit_transform(X), args.repeats)
-        f_ours = objective(X, fitted.components_, fitted.codes_.T)
-        f_ref = objective(X, sk.components_, sk_codes)
-        print(f"| dictionary learning, {args.rounds} rounds | {m} | {t_ours:.3f} | "
-              f"{t_ref:.3f} | {t_ours / t_ref:.1f} | (10.14)/m ours {f_ours:.4f}, "
-              f"sklearn {f_ref:.4f} |")
+def main(argv: list[str] | None = None) -> int:
+    from benchmarks._runner import run_standalone
+
+    return run_standalone("dictionary", cases, argv, __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

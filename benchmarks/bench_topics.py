@@ -1,30 +1,37 @@
 """Benchmark (not a test): LDA by collapsed Gibbs sampling against scikit-learn's
 variational ``LatentDirichletAllocation``.
 
-Run:  python benchmarks/bench_topics.py [--docs 50 200] [--sweeps 50] [--repeats 1]
+Run:  python -m benchmarks --only topics [--quick]
+      python benchmarks/bench_topics.py [--quick]
 
-For each corpus size, documents of 40 words are drawn from 4 planted topics over 20
-words (each topic concentrated on its own 5 words, document proportions Dir(0.3)); both
-models fit K = 4 topics with the same priors (alpha = 0.3, eta = 0.1). Printed per row:
-best-of-``repeats`` fit time of each, the ratio ours/sklearn, and the worst
-total-variation distance between a planted topic and its matched estimate (Hungarian
-matching). There is no speed target: collapsed Gibbs is an exact-posterior sampler with
-a per-token Python loop, scikit-learn's is a vectorised variational approximation; the
-comparison shows what the sampler costs and that both recover the planted topics.
+Documents of 40 words are drawn from 4 planted topics over 20 words (each topic
+concentrated on its own 5 words, document proportions Dir(0.3)); both models fit K = 4
+topics with the same priors (alpha = 0.3, eta = 0.1), ours with 50 Gibbs sweeps. The n
+column is the number of documents. Gap: the worst total-variation distance between a
+planted topic and its matched estimate (Hungarian matching), ours minus scikit-learn's.
+There is no speed target: collapsed Gibbs is an exact-posterior sampler, scikit-learn's a
+vectorised variational approximation; the comparison shows what the sampler costs and
+that both recover the planted topics.
 """
 
 from __future__ import annotations
 
-import argparse
-import time
+import sys
+from pathlib import Path
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 from sklearn.decomposition import LatentDirichletAllocation
 
+try:
+    from benchmarks._harness import BenchCase
+except ModuleNotFoundError:  # run as a script: python benchmarks/bench_topics.py
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from benchmarks._harness import BenchCase
+
 from algorithms.graphical import LDATopicModel
 
-K, V, WORDS = 4, 20, 40
+K, V, WORDS, SWEEPS = 4, 20, 40, 50
 
 
 def corpus(n_docs: int, rng: np.random.Generator):
@@ -47,34 +54,38 @@ def worst_tv(beta, est):
     return float(cost[r, c].max())
 
 
-def best_time(run, repeats):
-    best, out = np.inf, None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = run()
-        best = min(best, time.perf_counter() - start)
-    return best, out
+def lda_case(n: int) -> BenchCase:
+    box: dict = {}
+
+    def setup():
+        box["beta"], X = corpus(n, np.random.default_rng(n))
+        return X
+
+    return BenchCase(
+        "LDA collapsed Gibbs", n,
+        ours=lambda X: LDATopicModel(K, alpha=0.3, eta=0.1, max_iter=SWEEPS,
+                                     random_state=0).fit(X),
+        reference=lambda X: LatentDirichletAllocation(K, doc_topic_prior=0.3,
+                                                      topic_word_prior=0.1,
+                                                      random_state=0).fit(X),
+        setup=setup,
+        objective_gap=lambda m, r: worst_tv(box["beta"], m.components_)
+        - worst_tv(box["beta"], r.components_),
+        repeats=1,
+        params={"K": K, "V": V, "tokens": n * WORDS, "sweeps": SWEEPS,
+                "gap": "worst TV ours - sklearn"},
+        reference_name="sklearn LatentDirichletAllocation (variational)")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--docs", type=int, nargs="+", default=[50, 200])
-    parser.add_argument("--sweeps", type=int, default=50)
-    parser.add_argument("--repeats", type=int, default=1)
-    args = parser.parse_args()
-    rng = np.random.default_rng(0)
-    print(f"{'docs':>6} {'tokens':>7} {'ours s':>8} {'sklearn s':>9} {'ratio':>6} "
-          f"{'TV ours':>8} {'TV sklearn':>10}")
-    for n in args.docs:
-        beta, X = corpus(n, rng)
-        ours = LDATopicModel(K, alpha=0.3, eta=0.1, max_iter=args.sweeps, random_state=0)
-        ref = LatentDirichletAllocation(K, doc_topic_prior=0.3, topic_word_prior=0.1,
-                                        random_state=0)
-        t, m = best_time(lambda o=ours, X=X: o.fit(X), args.repeats)
-        s, r = best_time(lambda o=ref, X=X: o.fit(X), args.repeats)
-        print(f"{n:>6} {int(X.sum()):>7} {t:>8.3f} {s:>9.3f} {t / s:>6.2f} "
-              f"{worst_tv(beta, m.components_):>8.3f} {worst_tv(beta, r.components_):>10.3f}")
+def cases(quick: bool) -> list[BenchCase]:
+    return [lda_case(n) for n in ([50] if quick else [50, 200])]
+
+
+def main(argv: list[str] | None = None) -> int:
+    from benchmarks._runner import run_standalone
+
+    return run_standalone("topics", cases, argv, __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

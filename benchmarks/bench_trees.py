@@ -1,37 +1,34 @@
 """Benchmark (not a test): fit time and accuracy of our decision trees against scikit-learn.
 
-Run:  python benchmarks/bench_trees.py [--sizes 1000 10000 100000] [--features 20]
-      [--repeats 3]
+Run:  python -m benchmarks --only trees [--quick]
+      python benchmarks/bench_trees.py [--quick]
 
-For each size the same synthetic data (labels from a noisy non-linear rule, 20% of the
-attributes informative) go to our ``DecisionTreeClassifier`` and to scikit-learn's with
-the same criterion, fully grown; and to both ``DecisionTreeRegressor`` (squared error).
-Printed per row: best-of-``repeats`` fit time of each, the ratio ours/sklearn, the test
-accuracy (R^2 for regression) of each on 10 000 fresh samples, and the node counts.
+For each size the same synthetic data (d = 20, labels from a noisy non-linear rule, 20%
+of the attributes informative) go to our ``DecisionTreeClassifier`` and to
+scikit-learn's with the same criterion, fully grown; and to both
+``DecisionTreeRegressor`` (squared error). Gap: the test accuracy (R^2 for regression)
+of ours minus scikit-learn's on 10 000 fresh samples.
 """
 
 from __future__ import annotations
 
-import argparse
-import time
-from collections.abc import Callable
+import sys
+from pathlib import Path
 
 import numpy as np
 import sklearn.tree as sktree
+
+try:
+    from benchmarks._harness import BenchCase
+except ModuleNotFoundError:  # run as a script: python benchmarks/bench_trees.py
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from benchmarks._harness import BenchCase
 
 import algorithms.trees as ours
 
 #: Fresh samples on which accuracies are compared.
 N_TEST = 10_000
-
-
-def best_time(fit: Callable[[], object], repeats: int) -> tuple[float, object]:
-    best, model = np.inf, None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        model = fit()
-        best = min(best, time.perf_counter() - start)
-    return best, model
+D = 20
 
 
 def tree_data(n: int, d: int, rng: np.random.Generator, *, regression: bool = False):
@@ -45,50 +42,44 @@ def tree_data(n: int, d: int, rng: np.random.Generator, *, regression: bool = Fa
     return X, y
 
 
-def rows_for(n: int, d: int, repeats: int, rng: np.random.Generator):
-    X, y = tree_data(n + N_TEST, d, rng)
-    Xr, yr = tree_data(n + N_TEST, d, rng, regression=True)
-    train, test = slice(0, n), slice(n, None)
-    cases = [
-        (f"CART ({c})",
-         lambda c=c: ours.DecisionTreeClassifier(criterion=c).fit(X[train], y[train]),
-         lambda c=c: sktree.DecisionTreeClassifier(criterion=c, random_state=0).fit(
-             X[train], y[train]),
-         X, y)
-        for c in ("gini", "entropy")
-    ]
-    cases.append(("Regression tree (squared)",
-                  lambda: ours.DecisionTreeRegressor().fit(Xr[train], yr[train]),
-                  lambda: sktree.DecisionTreeRegressor(random_state=0).fit(Xr[train], yr[train]),
-                  Xr, yr))
+def tree_case(name: str, n: int, make_ours, make_ref, regression: bool) -> BenchCase:
+    box: dict = {}
+
+    def setup():
+        X, y = tree_data(n + N_TEST, D, np.random.default_rng(n + regression),
+                         regression=regression)
+        box["test"] = X[n:], y[n:]
+        return X[:n], y[:n]
+
+    return BenchCase(
+        name, n, ours=lambda s: make_ours().fit(*s), reference=lambda s: make_ref().fit(*s),
+        setup=setup,
+        objective_gap=lambda m, r: float(m.score(*box["test"]) - r.score(*box["test"])),
+        repeats=3,
+        params={"d": D, "gap": "test R^2 diff" if regression else "test accuracy diff"},
+        reference_name=f"sklearn {type(make_ref()).__name__}")
+
+
+def cases(quick: bool) -> list[BenchCase]:
+    sizes = [1_000, 3_000] if quick else [1_000, 10_000, 100_000]
     out = []
-    for name, fit_ours, fit_sk, Xc, yc in cases:
-        t_ours, m = best_time(fit_ours, repeats)
-        t_sk, r = best_time(fit_sk, repeats)
-        acc = (m.score(Xc[test], yc[test]), r.score(Xc[test], yc[test]))
-        nodes = (m.tree_.node_count, r.tree_.node_count)
-        out.append((name, n, t_ours, t_sk, acc, nodes))
+    for n in sizes:
+        for c in ("gini", "entropy"):
+            out.append(tree_case(
+                f"CART ({c})", n, lambda c=c: ours.DecisionTreeClassifier(criterion=c),
+                lambda c=c: sktree.DecisionTreeClassifier(criterion=c, random_state=0),
+                regression=False))
+        out.append(tree_case(
+            "regression tree (squared)", n, ours.DecisionTreeRegressor,
+            lambda: sktree.DecisionTreeRegressor(random_state=0), regression=True))
     return out
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 100_000])
-    parser.add_argument("--features", type=int, default=20)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    rng = np.random.default_rng(args.seed)
-    header = (f"{'model':26s} {'n':>7s} {'ours [s]':>9s} {'sklearn [s]':>11s} {'ratio':>6s}"
-              f"  {'score ours/sklearn':>19s}  {'nodes ours/sklearn':>18s}")
-    print(f"d = {args.features}, best of {args.repeats} fits, scores on {N_TEST} fresh samples")
-    print(header)
-    print("-" * len(header))
-    for n in args.sizes:
-        for name, size, t_ours, t_sk, acc, nodes in rows_for(n, args.features, args.repeats, rng):
-            print(f"{name:26s} {size:7d} {t_ours:9.4f} {t_sk:11.4f} {t_ours / t_sk:6.2f}"
-                  f"  {acc[0]:9.4f}/{acc[1]:<9.4f}  {nodes[0]:8d}/{nodes[1]:<9d}")
+def main(argv: list[str] | None = None) -> int:
+    from benchmarks._runner import run_standalone
+
+    return run_standalone("trees", cases, argv, __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
