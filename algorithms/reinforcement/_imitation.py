@@ -423,6 +423,10 @@ class InverseRL:
     n_iter_ : int
     converged_ : bool
         The margin fell below ``tol``.
+    stalled_ : bool
+        The forward solve returned a policy already found (the margin cannot fall any
+        further: ``x̄*`` is outside the feature expectations the MDP's policies reach, e.g.
+        an estimate from few demonstrations); the loop stops with a ``ConvergenceWarning``.
     """
 
     def __init__(self, features, *, gamma: float = 0.9, max_iter: int = 50, tol: float = 1e-6,
@@ -475,7 +479,10 @@ class InverseRL:
         rng = make_rng(self.random_state)
         Phi_live = _live_features(mdp, Phi)
         S, A = mdp.n_states, mdp.n_actions
-        if isinstance(expert, Sequence) and not isinstance(expert, str | np.ndarray):
+        is_vector = isinstance(expert, Sequence) and len(expert) > 0 and all(
+            isinstance(v, numbers.Real) for v in expert)
+        if isinstance(expert, Sequence) and not isinstance(expert, str | np.ndarray) \
+                and not is_vector:
             expert_mu = _empirical(_state_sequences(expert, S, "expert"), Phi_live, gamma)
         else:
             expert_mu = check_array_argument(expert, "expert", shape=(Phi.shape[1],),
@@ -483,7 +490,7 @@ class InverseRL:
         self.expert_mu_ = expert_mu
         pi = rng.integers(0, A, size=S).astype(np.intp)  # Alg.13 line 3: a random policy
         policies, mus, weights, margins = [], [], [], []
-        self.converged_ = False
+        self.converged_ = self.stalled_ = False
         solved_for = None
         for _ in range(max_iter):
             policies.append(pi)
@@ -496,6 +503,11 @@ class InverseRL:
                 break
             pi = _forward_policy(mdp, Phi_live @ w, gamma)
             solved_for = w
+            if any(np.array_equal(pi, p) for p in policies):
+                # no new policy: the margin cannot fall any further (x̄* lies outside the
+                # feature expectations reachable by the MDP's policies)
+                self.stalled_ = True
+                break
         self.policies_ = policies
         self.mus_ = np.array(mus)
         self.weights_ = np.array(weights)
@@ -504,7 +516,13 @@ class InverseRL:
         self.reward_weights_ = weights[-1] if solved_for is None else solved_for
         self.policy_ = policies[-1]
         self.mixture_weights_, self.mixture_mu_ = mixture_closest(expert_mu, self.mus_)
-        if not self.converged_:
+        if self.stalled_:
+            warnings.warn(f"InverseRL stalled after {self.n_iter_} rounds: the forward solve "
+                          f"returned a policy already found, with the margin "
+                          f"{margins[-1]:.3g} above tol={tol:g} (x̄* is not reachable by "
+                          f"any mixture of the MDP's policies).", ConvergenceWarning,
+                          stacklevel=2)
+        elif not self.converged_:
             warnings.warn(f"InverseRL did not reach a margin below tol={tol:g} in "
                           f"{max_iter} rounds (last margin {margins[-1]:.3g}).",
                           ConvergenceWarning, stacklevel=2)

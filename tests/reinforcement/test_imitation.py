@@ -211,3 +211,13 @@ def test_inverse_rl_on_frozen_lake_model():
     irl = InverseRL(Phi, gamma=0.9, max_iter=30, tol=1e-6, random_state=0).fit(mdp, mu_star)
     assert irl.converged_
     assert np.linalg.norm(irl.mixture_mu_ - mu_star) <= 1e-5
+
+
+def test_inverse_rl_stops_when_the_expert_is_out_of_reach():
+    mdp, _, _ = _setting(8, S=3, A=2)
+    Phi = np.eye(3)[:, :2]
+    # the occupancy of states 0 and 1 cannot both be this large at γ = 1/2 (total mass 2)
+    with pytest.warns(ConvergenceWarning, match="stalled"):
+        irl = InverseRL(Phi, gamma=0.5, max_iter=50, random_state=0).fit(mdp, [1.5, 1.5])
+    assert irl.stalled_ and not irl.converged_ and irl.n_iter_ < 50
+    assert len({tuple(p) for p in irl.policies_}) == irl.n_iter_
