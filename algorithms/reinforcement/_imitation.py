@@ -23,6 +23,12 @@ features count for nothing (their rows are treated as zero, and the reward ``w�
 zero there, as a :class:`~algorithms.reinforcement.TabularMDP` requires). Time starts at
 ``t = 0`` with the start state, so ``x̄^π = Σ_t γ^t d_tᵀΦ`` where ``d_t`` is the state
 distribution at step t, i.e. ``x̄^π = Φᵀ (I − γ P_πᵀ)⁻¹ d₀`` (one linear solve).
+
+Alg.13 as implemented: line 6 is read as the min over the policies found so far
+(``i = 1..t`` and ``x̄^{π_i}``; the notes print ``T`` and an unindexed ``x̄^π``), the loop
+stops when the margin falls below ``tol`` (the notes run a fixed ``n`` rounds), and besides
+the last policy the fit reports the mixture of the policies found whose feature
+expectations are closest to ``x̄*`` (the last policy alone need not match the expert).
 """
 
 from __future__ import annotations
@@ -38,7 +44,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.exceptions import ConvergenceWarning
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.utils import get_tags
 
 from algorithms._validation import (
@@ -532,7 +538,6 @@ class InverseRL:
         """``R(x) = wᵀφ(x)`` per state for the learnt weights (0 on terminal states is
         applied when solving; here the plain product)."""
         if not hasattr(self, "reward_weights_"):
-            from sklearn.exceptions import NotFittedError
             raise NotFittedError("InverseRL is not fitted yet; call fit(mdp, expert).")
         return np.asarray(self.features, dtype=np.float64) @ self.reward_weights_
 
