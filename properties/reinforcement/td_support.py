@@ -286,14 +286,15 @@ def check_control_reaches_q_star(mdp: TabularMDP, gamma: float, fit: Callable, s
 def check_projection(Phi: np.ndarray, V: np.ndarray, d: np.ndarray, fitted: np.ndarray,
                      weighted: bool = True) -> None:
     """(14.25): SGD with known V^π converges to argmin_θ Σ d(x)(V(x) − θᵀφ(x))² (scipy
-    lstsq on √d-scaled rows). Compared in the d-weighted norm of the fitted values."""
+    lstsq on √d-scaled rows). Compared in the d-weighted norm of the fitted values, within
+    1% of max|V| (the scale of the targets, which sets the SGD noise)."""
     import scipy.linalg
 
     w = np.sqrt(d) if weighted else np.ones_like(d)
     theta = scipy.linalg.lstsq(Phi * w[:, None], V * w)[0]
     diff = Phi @ (fitted - theta)
     err = float(np.sqrt(np.sum(d * diff**2)))
-    size = float(np.sqrt(np.sum(d * V**2))) or 1.0
-    evidence.worst("‖Φ(θ_SGD − θ_LS)‖_d / ‖V‖_d", err / size)
+    size = float(np.abs(V).max()) or 1.0
+    evidence.worst("‖Φ(θ_SGD − θ_LS)‖_d / max|V|", err / size)
     assert err <= 0.01 * size, (f"SGD solution is {err:.3g} from the weighted least-squares "
-                                f"projection in the d-norm (allowed 1% of ‖V‖_d = {size:.3g})")
+                                f"projection in the d-norm (allowed 1% of max|V| = {size:.3g})")

@@ -126,7 +126,8 @@ def _regression():
     Phi, V, dist = vfa.regression_scenario(np.random.default_rng(3))
     from algorithms.reinforcement import LinearValueRegression
 
-    fit = LinearValueRegression(alpha=0.5, n_steps=200_000, random_state=0).fit(Phi, V, dist)
+    fit = LinearValueRegression(alpha=1.0, alpha_power=0.55, n_steps=400_000,
+                                random_state=0).fit(Phi, V, dist)
     return Phi, V, dist, fit
 
 
