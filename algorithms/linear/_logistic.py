@@ -22,16 +22,16 @@ from algorithms._validation import (
     validate_classification,
     validate_features,
 )
-from algorithms.linear._exponential_family import BernoulliFamily
+from algorithms.linear._binary_newton import fit_logistic_newton
 from algorithms.linear._newton import (
     LikelihoodSettings,
     NewtonResult,
     all_strictly_separated,
     biased_design,
     confirm_separation,
-    fit_by_newton,
     likelihood_settings,
     record_fit,
+    scaled_design,
     warn_fit_outcome,
 )
 
@@ -130,7 +130,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False  # binary by definition (003 §1.5)
         return tags
 
-    def fit(self, X: object, y: object) -> LogisticRegression:
+    def fit(self, X: object, y: object, *, coef_init: object = None,
+            intercept_init: object = None) -> LogisticRegression:
         """Maximise the (penalised) log-likelihood.
 
         Parameters
@@ -138,6 +139,11 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
             Labels of two classes; the larger, ``classes_[1]``, is coded ``y = 1``.
+        coef_init : array-like of shape (n_features,), optional
+            Warm start: the solver starts from these weights (e.g. a previous fit's
+            ``coef_``) instead of zeros; the histories begin there.
+        intercept_init : float, optional
+            Warm start of the intercept (with ``fit_intercept``; default 0).
 
         Returns
         -------
@@ -151,12 +157,26 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             self, X, y, max_classes=2,
             what="logistic regression is binary; SoftmaxRegression handles K classes",
         )
-        Xh, mask, scale = biased_design(X_arr, settings.fit_intercept, settings.lam)
+        start = self._start(coef_init, intercept_init, X_arr.shape[1], settings.fit_intercept)
         if solver == "newton":
-            res = fit_by_newton(type(self).__name__, Xh, codes, BernoulliFamily(), settings,
-                                mask, n_classes=2)
+            Xs, scale = scaled_design(X_arr, settings.lam)
+            if start is not None:
+                start[:X_arr.shape[1]] *= scale
+            res = fit_logistic_newton(
+                Xs, codes.astype(float), fit_intercept=settings.fit_intercept, lam=settings.lam,
+                max_iter=settings.max_iter, tol=settings.tol, coef_cap=settings.coef_cap,
+                stop_on_separation=settings.lam == 0, coef_init=start,
+            )
+            if settings.lam == 0 and not res.converged and not res.separated:
+                confirm_separation(res, biased_design(Xs, settings.fit_intercept)[0], codes, 2,
+                                   settings.lam)
+            warn_fit_outcome(type(self).__name__, res, f"Newton did not converge in "
+                             f"{settings.max_iter} iterations; increase max_iter")
         else:
-            res = self._gradient_descent(Xh, codes.astype(float), settings, mask)
+            Xh, mask, scale = biased_design(X_arr, settings.fit_intercept, settings.lam)
+            if start is not None:
+                start[:X_arr.shape[1]] *= scale
+            res = self._gradient_descent(Xh, codes.astype(float), settings, mask, start)
         res.unscale(scale, X_arr.shape[1])
         beta = res.coef[:, 0]
         d = X_arr.shape[1]
@@ -166,8 +186,23 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         self.objective_history_ = np.asarray(res.objective_history)
         return self
 
+    @staticmethod
+    def _start(coef_init: object, intercept_init: object, d: int, fit_intercept: bool
+               ) -> np.ndarray | None:
+        """The warm start ``(w; b)`` (validated), or None for zeros."""
+        if coef_init is None and intercept_init is None:
+            return None
+        start = np.zeros(d + int(fit_intercept))
+        if coef_init is not None:
+            start[:d] = check_array_argument(coef_init, "coef_init", shape=(d,), real=True)
+        if intercept_init is not None:
+            if not fit_intercept:
+                raise ValueError("intercept_init needs fit_intercept=True.")
+            start[d] = check_real(intercept_init, "intercept_init")
+        return start
+
     def _gradient_descent(self, Xh: np.ndarray, y: np.ndarray, settings: LikelihoodSettings,
-                          mask: np.ndarray) -> NewtonResult:
+                          mask: np.ndarray, start: np.ndarray | None = None) -> NewtonResult:
         n, p = Xh.shape
         lam, max_iter = settings.lam, settings.max_iter
         if self.learning_rate is None:
@@ -176,7 +211,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         else:
             step = float(self.learning_rate)
             L = 1.0 / step
-        beta = np.zeros(p)
+        beta = np.zeros(p) if start is None else start.copy()
         res = NewtonResult(coef=beta)
 
         def objective(b: np.ndarray) -> tuple[float, float]:

@@ -46,6 +46,7 @@ __all__ = [
     "likelihood_settings",
     "linearly_separable",
     "record_fit",
+    "scaled_design",
     "split_coef",
     "warn_fit_outcome",
 ]
@@ -317,6 +318,20 @@ def likelihood_settings(estimator: object) -> LikelihoodSettings:
 SCALE_EXPONENT = 64
 
 
+def scaled_design(X: np.ndarray, lam: float = 0.0) -> tuple[np.ndarray, float]:
+    """``(X / scale, scale)``: the features without a bias column, divided by the power of
+    two :func:`biased_design` chooses (1 unless ``lam = 0`` and the features' magnitude is
+    extreme); with ``lam > 0``, ``X`` is refused if the sums of its squares overflow."""
+    scale = 1.0
+    top = max(float(X.max()), -float(X.min())) if X.size else 0.0
+    if lam > 0:
+        check_squares_representable(X, "X")
+    elif top > 0 and not 2.0**-SCALE_EXPONENT <= top <= 2.0**SCALE_EXPONENT:
+        scale = 2.0 ** round(np.log2(top))
+        X = X / scale
+    return X, scale
+
+
 def biased_design(X: np.ndarray, fit_intercept: bool, lam: float = 0.0
                   ) -> tuple[np.ndarray, np.ndarray, float]:
     """``(X_hat, mask, scale)``: ``X / scale`` with a last column of ones when fitting an
@@ -329,13 +344,7 @@ def biased_design(X: np.ndarray, fit_intercept: bool, lam: float = 0.0
     with :meth:`NewtonResult.unscale`. With ``lam > 0`` the penalty is not scale-free:
     the features are kept, and refused if the sums of their squares overflow.
     """
-    scale = 1.0
-    top = float(np.max(np.abs(X))) if X.size else 0.0
-    if lam > 0:
-        check_squares_representable(X, "X")
-    elif top > 0 and not 2.0**-SCALE_EXPONENT <= top <= 2.0**SCALE_EXPONENT:
-        scale = 2.0 ** round(np.log2(top))
-        X = X / scale
+    X, scale = scaled_design(X, lam)
     if not fit_intercept:
         return X, np.ones(X.shape[1]), scale
     Xh = add_bias_column(X)
