@@ -19,10 +19,13 @@ from algorithms._validation import (
     validate_features,
 )
 from algorithms.kernels import Kernel, LinearKernel, make_kernel
+from algorithms.svm._smo_kernels import CompiledSMO
 from algorithms.svm._smo_solver import (
+    MAX_POLISH_FREE,
     WORKING_SET_RULES,
     ColumnCache,
     SMOResult,
+    _bias,
     _pair_step,
     solve_smo,
 )
@@ -65,6 +68,29 @@ class SMOEstimatorMixin:
         ``cache_hits_``; with ``record_history`` also ``beta_history_`` (one row per entry
         of ``objective_history_``, the iterates the loop produced) and ``pairs_``.
         """
+        upper = np.full(z.shape[0], C)
+        res, counts = None, (0, 0)
+        if not self.record_history and self._pair_step is _pair_step:
+            res, counts = self._solve_compiled(X, kernel, z, p, upper)
+        if res is None:
+            res, counts = self._solve_python(X, kernel, z, p, upper)
+        self.kernel_ = kernel
+        self.intercept_ = np.array([res.bias])
+        self.objective_history_ = -np.asarray(res.objective_history)
+        self.polish_steps_ = np.asarray(res.polish_steps, dtype=int)
+        self.n_iter_ = res.n_iter
+        self.converged_ = res.converged
+        self.kkt_violation_ = res.violation
+        self.cache_hits_ = counts
+        if self.record_history:
+            self.beta_history_ = np.array(res.iterates).reshape(len(res.iterates), z.shape[0])
+            self.pairs_ = np.array(res.pairs, dtype=int).reshape(len(res.pairs), 2)
+        return res
+
+    def _solve_python(self, X, kernel, z, p, upper) -> tuple[SMOResult, tuple[int, int]]:
+        """The reference path: :func:`solve_smo` (pure Python, every step visible: the
+        pair update ``self._pair_step`` is called on each step and ``record_history``
+        keeps every iterate), columns from a :class:`ColumnCache`."""
         m = X.shape[0]
         copies = z.shape[0] // m
         cache = ColumnCache(lambda idx: kernel(X, X[idx]), m, float(self.cache_size))
@@ -81,7 +107,7 @@ class SMOEstimatorMixin:
             diag,
             z,
             p,
-            np.full(z.shape[0], C),
+            upper,
             tol=float(self.tol),
             max_iter=int(self.max_iter),
             working_set=self.working_set,
@@ -89,18 +115,28 @@ class SMOEstimatorMixin:
             polish=bool(self.polish),
             record_history=bool(self.record_history),
         )
-        self.kernel_ = kernel
-        self.intercept_ = np.array([res.bias])
-        self.objective_history_ = -np.asarray(res.objective_history)
-        self.polish_steps_ = np.asarray(res.polish_steps, dtype=int)
-        self.n_iter_ = res.n_iter
-        self.converged_ = res.converged
-        self.kkt_violation_ = res.violation
-        self.cache_hits_ = (cache.hits, cache.misses)
-        if self.record_history:
-            self.beta_history_ = np.array(res.iterates).reshape(len(res.iterates), z.shape[0])
-            self.pairs_ = np.array(res.pairs, dtype=int).reshape(len(res.pairs), 2)
-        return res
+        return res, (cache.hits, cache.misses)
+
+    def _solve_compiled(self, X, kernel, z, p, upper
+                        ) -> tuple[SMOResult | None, tuple[int, int]]:
+        """The fast path (no history of iterates asked, the solver's own pair update): the
+        same pair updates, working-set rule, face Newton steps and stopping test as
+        :func:`solve_smo`, run by the compiled loop of :mod:`algorithms.svm._smo_kernels`
+        with shrinking and gradient reconstruction. ``(None, ...)`` when it does not apply
+        (a kernel it cannot evaluate whose Gram matrix exceeds ``cache_size``)."""
+        solver = CompiledSMO(kernel, X, z, p, upper, float(self.cache_size))
+        if not solver.available:
+            return None, (0, 0)
+        beta, G, n_iter, converged, violation, history, polish_steps = solver.run(
+            tol=float(self.tol), max_iter=int(self.max_iter), working_set=self.working_set,
+            polish=bool(self.polish), max_polish_free=MAX_POLISH_FREE)
+        pos = z > 0
+        up = (pos & (beta < upper)) | (~pos & (beta > 0))
+        low = (pos & (beta > 0)) | (~pos & (beta < upper))
+        res = SMOResult(beta=beta, grad=G, bias=_bias(beta, -z * G, upper, up, low),
+                        n_iter=n_iter, converged=converged, violation=violation,
+                        objective_history=history, polish_steps=polish_steps)
+        return res, solver.cache_counts
 
     def _store_support(self, X: np.ndarray, coef: np.ndarray, support: np.ndarray) -> None:
         """``support_``, ``support_vectors_`` and ``dual_coef_ = coef[support_]`` (1, n_SV)."""
