@@ -92,7 +92,7 @@ def value_defs_14_3_14_4(rng, scale):
              (example, np.full((3, 2), 0.5), dict(gamma=0.9))]
     n_tests = sum(m.S * (m.A + 1) for m, _, _ in runs)
     for m, pi, kw in runs:
-        sup.check_monte_carlo(m, pi, rng, 8000 * scale, n_tests=n_tests, **kw)
+        sup.check_monte_carlo(m, pi, rng, 4000 * scale, n_tests=n_tests, **kw)
         # V = Σ_a π Q exactly (the DP side)
         ev = sup.policy_evaluation(m.mdp, pi, method="exact", **kw) if "gamma" in kw else \
             sup.policy_evaluation(m.mdp, pi, **kw)

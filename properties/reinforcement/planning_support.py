@@ -396,14 +396,12 @@ def best_first_actions_t_step(P, R, T: int) -> np.ndarray:
     is a (brute force over plans, like :func:`best_plans_t_step`)."""
     A, S, _ = P.shape
     pols = all_deterministic_policies(S, A)
+    rest = best_plans_t_step(P, R, T - 1) * (T - 1)  # best total over the other T-1 steps
     Q = np.full((S, A), -np.inf)
-    for a in range(A):
-        for x in range(S):
-            first = pols[pols[:, x] == a]
-            for p0 in first:
-                P0, r0 = chain(P, R, one_hot(p0, A))
-                rest = best_plans_t_step(P, R, T - 1) * (T - 1)
-                Q[x, a] = max(Q[x, a], (r0[x] + P0[x] @ rest) / T)
+    for p0 in pols:
+        P0, r0 = chain(P, R, one_hot(p0, A))
+        first = (r0 + P0 @ rest) / T
+        Q[np.arange(S), p0] = np.maximum(Q[np.arange(S), p0], first)
     return Q
 
 
