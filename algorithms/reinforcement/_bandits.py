@@ -256,11 +256,9 @@ def softmax_probabilities(Q, tau: float) -> np.ndarray:
         raise ValueError(f"Q must be a 1-d or 2-d array, got shape {q.shape}.")
     tau = check_real(tau, "tau", low=0.0, low_open=True)
     with np.errstate(over="ignore", invalid="ignore"):
-        shifted = (q - q.max(axis=-1, keepdims=True)) / tau
-        # Q - max Q is <= 0 (or -inf if it overflowed, which exp maps to 0); the argmax
-        # entries give exactly 0, even when tau is so small that others give -inf
-        shifted = np.where(q == q.max(axis=-1, keepdims=True), 0.0, shifted)
-        w = np.exp(shifted)
+        # Q - max Q <= 0: exactly 0 on the argmax entries (so the sum is >= 1), -inf at
+        # worst elsewhere when the difference overflows, which exp maps to 0
+        w = np.exp((q - q.max(axis=-1, keepdims=True)) / tau)
     return w / w.sum(axis=-1, keepdims=True)
 
 
