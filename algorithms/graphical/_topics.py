@@ -260,11 +260,6 @@ def lda_log_evidence(
     return float(top + np.log(np.exp(logs - top).sum()))
 
 
-def _token_conditional(ndk_row, nwk_row, nk, alpha, eta, V):
-    """``p(z_i = k | z_{-i}, W)`` from the counts without token ``i`` (unnormalised)."""
-    return (ndk_row + alpha) * (nwk_row + eta) / (nk + V * eta)
-
-
 def collapsed_gibbs(docs, words, K, V, D, alpha, eta, n_sweeps, rng, z=None):
     """Run collapsed Gibbs sweeps over the tokens; returns ``(z, ndk, nwk, history)``."""
     n_tok = docs.size
