@@ -178,3 +178,18 @@ def test_large_sparse_mdp_runs_quickly():
         ev = policy_evaluation(mdp, vi.policy, gamma=0.9, method="exact")
     assert vi.converged
     assert np.max(np.abs(ev.V - vi.V)) < 1e-6
+
+
+def test_t_step_improvement_can_lower_the_value():
+    """Found by a random search (3000 small MDPs, T in 2..4: 99 lowered a state's V_T,
+    42 made policy iteration cycle); the erratum mdp.policy_improvement_t_step_as_written."""
+    P = np.array([[[1.0, 0.0], [1 / 3, 2 / 3]], [[0.5, 0.5], [0.5, 0.5]]])
+    R = np.array([[[2.0, -2.0], [-2.0, 1.0]], [[-3.0, 2.0], [-2.0, 1.0]]])
+    mdp = TabularMDP(P, R)
+    pi = np.array([0, 0])
+    before = policy_evaluation(mdp, pi, horizon=3)
+    new = policy_improvement(mdp, before.Q, current=pi)
+    after = policy_evaluation(mdp, new, horizon=3)
+    np.testing.assert_array_equal(new, [0, 1])
+    np.testing.assert_allclose(before.V, [2.0, 16 / 27])
+    assert after.V[1] < before.V[1] - 0.05
