@@ -13,7 +13,8 @@ Simulation rules (seeded, so reproducible): SGD with known values within 1% of m
 norm (worst seen about 0.001 on these scenarios).
 
 Reading of Alg.12: line 7 writes θ(x'; a') for θᵀ(x'; a') and line 8 Q(x, a'') for
-Q_θ(x, a'') = θᵀ(x; a''); both are read so (notation, not a different algorithm).
+Q_θ(x, a'') = θᵀ(x; a''); the suite reads them so, and the printed line 7 is declared as
+a SHORTHAND erratum (``vfa.linear_sarsa_alg12_as_printed``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from algorithms.reinforcement import (
     lstd,
     random_mdp,
 )
-from mltheory import Method, claim, evidence
+from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, LINEAR_ALGEBRA, assert_close
 from properties.reinforcement import td_support as support
 from properties.reinforcement.strategies import mdps
@@ -178,3 +179,43 @@ def check_linear_sarsa_is_tabular(mdp, gamma, epsilon, seed, features=None, over
     assert_close(h["q_after"] - h["q_before"], h["step_size"] * (h["target"] - h["q_before"])
                  * sq, EXACT_ARITHMETIC, scale=float(np.abs(h["q_after"]).max() + 1.0),
                  context="Alg.12 line 7 on Q_θ(x, a): ")
+
+
+def printed_line7_step(theta, psi, psi_next, r, gamma, alpha):
+    """Alg.12 line 7 with its symbols taken as printed: ``θ(x'; a')`` without a transpose is
+    the product of two vectors, i.e. elementwise, so the 'TD error' is the vector
+    r + γ θ ⊙ ψ' − θᵀψ, multiplied (elementwise) by ψ."""
+    delta = r + gamma * theta * psi_next - theta @ psi
+    return theta + alpha * delta * psi
+
+
+def semi_gradient_step(theta, psi, psi_next, r, gamma, alpha):
+    """The intended update θ ← θ + α(r + γ θᵀψ' − θᵀψ)ψ (003 (14.26) on (x; a))."""
+    return theta + alpha * (r + gamma * theta @ psi_next - theta @ psi) * psi
+
+
+def check_printed_line7(theta, psi, psi_next, r=1.0, gamma=0.5, alpha=0.5):
+    printed = printed_line7_step(theta, psi, psi_next, r, gamma, alpha)
+    intended = semi_gradient_step(theta, psi, psi_next, r, gamma, alpha)
+    assert_close(printed, intended, EXACT_ARITHMETIC,
+                 context="Alg.12 line 7 as printed against the semi-gradient update: ")
+
+
+@claim(
+    id="vfa.linear_sarsa_alg12_as_printed",
+    source="003 §14.5 Alg.12",
+    statement="Alg.12 line 7 as printed, θ ← θ + α(r + γ θ(x'; a') − θᵀ(x; a))(x; a), is the "
+    "linear Sarsa update.",
+    method=Method.PROPERTY,
+    tags=("reinforcement", "vfa", "sarsa"),
+    expect=Expect.REFUTED,
+    kind=ErratumKind.SHORTHAND,
+    corrected_by="vfa.linear_sarsa_alg12",
+    explanation="θ(x'; a') lacks its transpose: as printed it is a product of two vectors "
+    "(elementwise), which makes the TD error a vector; the intended θᵀ(x'; a') is a scalar. "
+    "With θ = (1, 1), (x; a) = (1, 0), (x'; a') = (0, 1), r = 1, γ = α = 1/2 the printed "
+    "step leaves θ at (1, 1), the intended one gives (1.25, 1). Line 8's Q(x, a'') is "
+    "likewise read as Q_θ(x, a'') = θᵀ(x; a''), a name the algorithm never defines.",
+)
+def linear_sarsa_alg12_as_printed():
+    check_printed_line7(np.array([1.0, 1.0]), np.array([1.0, 0.0]), np.array([0.0, 1.0]))

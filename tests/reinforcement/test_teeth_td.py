@@ -175,3 +175,10 @@ def test_linear_sarsa_check_holds_and_refutes():
         vfa.check_linear_sarsa_is_tabular(MDP, 0.5, 0.2, 0, overrides={"gamma": 0.45})
     with pytest.raises(AssertionError):    # α ×0.9
         vfa.check_linear_sarsa_is_tabular(MDP, 0.5, 0.2, 0, overrides={"alpha": 0.36})
+
+
+def test_printed_line7_check_holds_where_the_transpose_does_not_matter():
+    e1, e2 = np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    vfa.check_printed_line7(np.array([1.0, 0.0]), e1, e2)   # θ ⊙ ψ' = 0 = θᵀψ'
+    with pytest.raises(AssertionError, match="as printed"):
+        vfa.check_printed_line7(np.array([1.0, 1.0]), e1, e2)
