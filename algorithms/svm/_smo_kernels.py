@@ -158,38 +158,55 @@ def get_column(pt, kind, par, X, buf, slot_of, point_of, prev, nxt, ist):
     return s
 
 
-@numba.njit(cache=True)
-def _in_up(zt, bt, ut):
-    return (zt > 0 and bt < ut) or (zt < 0 and bt > 0)
+# rows of the float variable table V (position space, see run_smo)
+R_Z, R_P, R_U, R_DIAG, R_BETA, R_G, R_GBAR, N_ROWS = range(8)
+# rows of the integer variable table T
+I_POINT, I_ORDER, I_FLAG, N_IROWS = range(4)
+#: flag bits: the variable is in I_up (may move up along z), in I_low
+UP, LOW = 1, 2
 
 
 @numba.njit(cache=True)
-def _in_low(zt, bt, ut):
-    return (zt > 0 and bt > 0) or (zt < 0 and bt < ut)
+def flag_of(zt, bt, ut):
+    """``UP`` if ``t`` is in I_up (``z_t beta_t`` can grow), ``LOW`` if in I_low (can
+    shrink), both when free."""
+    f = 0
+    if (zt > 0 and bt < ut) or (zt < 0 and bt > 0):
+        f |= UP
+    if (zt > 0 and bt > 0) or (zt < 0 and bt < ut):
+        f |= LOW
+    return f
 
 
 @numba.njit(cache=True)
-def reconstruct_gradient(point, z, p, upper, beta, G, G_bar, order, kind, par, X, buf,
-                         slot_of, point_of, prev, nxt, ist):
-    """Rebuild ``G`` of the inactive variables from ``G_bar``, ``p`` and the free
-    variables: ``G_t = G_bar_t + p_t + sum_{s free} z_t z_s beta_s Kt_ts``. Loops over the
-    free variables' columns or over the inactive ones', whichever are fewer. False if a
-    kernel column is not finite."""
+def _swap(V, T, a, b):
+    for r in range(V.shape[0]):
+        V[r, a], V[r, b] = V[r, b], V[r, a]
+    for r in range(T.shape[0]):
+        T[r, a], T[r, b] = T[r, b], T[r, a]
+
+
+@numba.njit(cache=True)
+def reconstruct_gradient(V, T, kind, par, X, buf, slot_of, point_of, prev, nxt, ist):
+    """Rebuild ``G`` of the inactive variables (positions ``active..n-1``) from ``G_bar``,
+    ``p`` and the free variables: ``G_t = G_bar_t + p_t + sum_{s free} z_t z_s beta_s
+    Kt_ts``. Loops over the free variables' kernel columns or over the inactive ones',
+    whichever are fewer, and re-activates everything. False if a kernel value is not
+    finite."""
+    z, p, upper, beta, G, G_bar = V[R_Z], V[R_P], V[R_U], V[R_BETA], V[R_G], V[R_GBAR]
+    point = T[I_POINT]
     n = z.shape[0]
     active = ist[S_ACTIVE]
     if active == n:
         return True
-    for k in range(active, n):
-        t = order[k]
+    for t in range(active, n):
         G[t] = G_bar[t] + p[t]
     n_free = 0
-    for k in range(active):
-        s = order[k]
+    for s in range(active):
         if 0 < beta[s] < upper[s]:
             n_free += 1
     if n_free <= n - active:
-        for k in range(active):
-            s = order[k]
+        for s in range(active):
             if not 0 < beta[s] < upper[s]:
                 continue
             slot = get_column(point[s], kind, par, X, buf, slot_of, point_of, prev, nxt, ist)
@@ -197,19 +214,16 @@ def reconstruct_gradient(point, z, p, upper, beta, G, G_bar, order, kind, par, X
                 return False
             col = buf[slot]
             c = z[s] * beta[s]
-            for kk in range(active, n):
-                t = order[kk]
+            for t in range(active, n):
                 G[t] += z[t] * c * col[point[t]]
     else:
-        for kk in range(active, n):
-            t = order[kk]
+        for t in range(active, n):
             slot = get_column(point[t], kind, par, X, buf, slot_of, point_of, prev, nxt, ist)
             if slot < 0:
                 return False
             col = buf[slot]
             acc = 0.0
-            for k in range(active):
-                s = order[k]
+            for s in range(active):
                 if 0 < beta[s] < upper[s]:
                     acc += z[s] * beta[s] * col[point[s]]
             G[t] += z[t] * acc
@@ -218,41 +232,43 @@ def reconstruct_gradient(point, z, p, upper, beta, G, G_bar, order, kind, par, X
 
 
 @numba.njit(cache=True)
-def _extremes(z, upper, beta, G, order, active):
-    """``(max_{I_up} v, argmax, min_{I_low} v, argmin)`` over the active variables."""
+def _extremes(V, T, active):
+    """``(max_{I_up} v, its position, min_{I_low} v, its position)`` over the active
+    variables, ``v = -z G``."""
+    z, G, flag = V[R_Z], V[R_G], T[I_FLAG]
     m_val, i = -np.inf, -1
     big_m, j = np.inf, -1
-    for k in range(active):
-        t = order[k]
+    for t in range(active):
         v = -z[t] * G[t]
-        if _in_up(z[t], beta[t], upper[t]) and v > m_val:
-            m_val, i = v, t
-        if _in_low(z[t], beta[t], upper[t]) and v < big_m:
-            big_m, j = v, t
+        f = flag[t]
+        vu = v if f & UP else -np.inf
+        vl = v if f & LOW else np.inf
+        if vu > m_val:
+            m_val, i = vu, t
+        if vl < big_m:
+            big_m, j = vl, t
     return m_val, i, big_m, j
 
 
 @numba.njit(cache=True)
-def _shrink(z, upper, beta, G, order, ist, tol, point, p, G_bar, kind, par, X, buf,
-            slot_of, point_of, prev, nxt):
-    """Drop from the active set the bound variables that cannot be in a violating pair;
+def _shrink(V, T, ist, tol, kind, par, X, buf, slot_of, point_of, prev, nxt):
+    """Move to the inactive tail the bound variables that cannot be in a violating pair;
     the first time the violation is below 10 tol, re-activate everything first."""
-    m_val, _, big_m, _ = _extremes(z, upper, beta, G, order, ist[S_ACTIVE])
+    m_val, _, big_m, _ = _extremes(V, T, ist[S_ACTIVE])
     if ist[S_UNSHRUNK] == 0 and m_val - big_m <= 10.0 * tol:
         ist[S_UNSHRUNK] = 1
-        if not reconstruct_gradient(point, z, p, upper, beta, G, G_bar, order, kind, par, X,
-                                    buf, slot_of, point_of, prev, nxt, ist):
+        if not reconstruct_gradient(V, T, kind, par, X, buf, slot_of, point_of, prev, nxt,
+                                    ist):
             return False
-        m_val, _, big_m, _ = _extremes(z, upper, beta, G, order, ist[S_ACTIVE])
+        m_val, _, big_m, _ = _extremes(V, T, ist[S_ACTIVE])
+    z, G, flag = V[R_Z], V[R_G], T[I_FLAG]
     k = 0
     while k < ist[S_ACTIVE]:
-        t = order[k]
-        v = -z[t] * G[t]
-        up = _in_up(z[t], beta[t], upper[t])
-        low = _in_low(z[t], beta[t], upper[t])
-        if (low and not up and v > m_val) or (up and not low and v < big_m):
+        v = -z[k] * G[k]
+        f = flag[k]
+        if (f == LOW and v > m_val) or (f == UP and v < big_m):
             last = ist[S_ACTIVE] - 1
-            order[k], order[last] = order[last], order[k]
+            _swap(V, T, k, last)
             ist[S_ACTIVE] = last
         else:
             k += 1
@@ -260,9 +276,10 @@ def _shrink(z, upper, beta, G, order, ist, tol, point, p, G_bar, kind, par, X, b
 
 
 @numba.njit(cache=True)
-def _update_g_bar(s, col, old, new, point, z, upper, G_bar):
-    """Keep ``G_bar = sum_{t at its upper bound} u_t Q[:, t]`` when variable ``s`` moves
-    from ``old`` to ``new``."""
+def _update_g_bar(s, col, old, new, V, point):
+    """Keep ``G_bar = sum_{t at its upper bound} u_t Q[:, t]`` when the variable at
+    position ``s`` moves from ``old`` to ``new``."""
+    z, upper, G_bar = V[R_Z], V[R_U], V[R_GBAR]
     at_upper_before = old >= upper[s]
     if at_upper_before == (new >= upper[s]):
         return
@@ -272,13 +289,23 @@ def _update_g_bar(s, col, old, new, point, z, upper, G_bar):
 
 
 @numba.njit(cache=True)
-def run_smo(point, z, p, upper, diag, beta, G, G_bar, order, kind, par, X, buf, slot_of,
-            point_of, prev, nxt, ist, fst, hist, tol, max_iter, second_order, shrinking,
-            polish, max_polish_free):
+def run_smo(V, T, kind, par, X, buf, slot_of, point_of, prev, nxt, ist, fst, hist, tol,
+            max_iter, second_order, shrinking, polish, max_polish_free):
     """Pair updates until convergence, ``max_iter`` updates in all, a full history buffer,
-    a face-step request (``polish``) or an error; returns the reason (a code above). All
-    state lives in the arrays, so a call resumes where the previous one returned."""
+    a face-step request (``polish``) or an error; returns the reason (a code above).
+
+    The variables live in *position space*: column ``t`` of the tables ``V`` (rows
+    ``z, p, u, diag, beta, G, G_bar``) and ``T`` (rows ``point`` — the training point whose
+    kernel column serves it —, ``order`` — its original index — and ``flag``); the active
+    ones occupy positions ``0..active-1``, so every pass runs over a contiguous prefix.
+    All state lives in these arrays, so a call resumes where the previous one returned.
+    """
+    z, upper, diag = V[R_Z], V[R_U], V[R_DIAG]
+    beta, G = V[R_BETA], V[R_G]
+    point, flag = T[I_POINT], T[I_FLAG]
     n = z.shape[0]
+    fresh = False  # whether (m_val, i, big_m, j) hold the extremes of the active set
+    m_val, i, big_m, j = -np.inf, -1, np.inf, -1
     while True:
         if ist[S_HIST] >= hist.shape[0]:
             return CHUNK_FULL
@@ -286,30 +313,25 @@ def run_smo(point, z, p, upper, diag, beta, G, G_bar, order, kind, par, X, buf, 
             ist[S_COUNTER] -= 1
             if ist[S_COUNTER] <= 0:
                 ist[S_COUNTER] = min(n, SHRINK_EVERY)
-                if not _shrink(z, upper, beta, G, order, ist, tol, point, p, G_bar, kind,
-                               par, X, buf, slot_of, point_of, prev, nxt):
+                if not _shrink(V, T, ist, tol, kind, par, X, buf, slot_of, point_of, prev,
+                               nxt):
                     return KERNEL_NONFINITE
+                fresh = False
         active = ist[S_ACTIVE]
-        m_val, i, big_m, j = _extremes(z, upper, beta, G, order, active)
+        if not fresh:
+            m_val, i, big_m, j = _extremes(V, T, active)
+        fresh = False
         violation = m_val - big_m if (i >= 0 and j >= 0) else 0.0
-        if violation <= tol:
+        if violation <= tol or ist[S_ITER] >= max_iter:
             if active < n:  # re-check on the whole problem
-                if not reconstruct_gradient(point, z, p, upper, beta, G, G_bar, order, kind,
-                                            par, X, buf, slot_of, point_of, prev, nxt, ist):
+                if not reconstruct_gradient(V, T, kind, par, X, buf, slot_of, point_of, prev,
+                                            nxt, ist):
                     return KERNEL_NONFINITE
-                ist[S_COUNTER] = 2  # re-select on all variables, shrink after one update
+                # re-select on all variables; shrink again only after one more update
+                ist[S_COUNTER] = 2 if ist[S_ITER] < max_iter else n + SHRINK_EVERY + 2
                 continue
             fst[F_VIOLATION] = violation
-            return CONVERGED
-        if ist[S_ITER] >= max_iter:
-            if active < n:  # report the violation of the whole problem
-                if not reconstruct_gradient(point, z, p, upper, beta, G, G_bar, order, kind,
-                                            par, X, buf, slot_of, point_of, prev, nxt, ist):
-                    return KERNEL_NONFINITE
-                ist[S_COUNTER] = n + SHRINK_EVERY + 2  # no shrinking before the re-check
-                continue
-            fst[F_VIOLATION] = violation
-            return MAX_ITER
+            return CONVERGED if violation <= tol else MAX_ITER
         si = get_column(point[i], kind, par, X, buf, slot_of, point_of, prev, nxt, ist)
         if si < 0:
             return KERNEL_NONFINITE
@@ -317,13 +339,13 @@ def run_smo(point, z, p, upper, diag, beta, G, G_bar, order, kind, par, X, buf, 
         if second_order:
             best = np.inf
             j = -1
-            for k in range(active):
-                t = order[k]
-                if not _in_low(z[t], beta[t], upper[t]):
+            di = diag[i]
+            for t in range(active):
+                if not flag[t] & LOW:
                     continue
                 b = m_val + z[t] * G[t]
                 if b > 0:
-                    a = diag[i] + diag[t] - 2.0 * Ki[point[t]]
+                    a = di + diag[t] - 2.0 * Ki[point[t]]
                     if not a > 0:
                         a = 1e-12
                     score = -(b * b) / a
@@ -345,22 +367,36 @@ def run_smo(point, z, p, upper, diag, beta, G, G_bar, order, kind, par, X, buf, 
         t_step, bi, bj = pair_step_nb(bi_old, bj_old, z[i], z[j], b, a, upper[i], upper[j])
         if not np.isfinite(t_step):
             return DIVERGED
-        d_i, d_j = bi - bi_old, bj - bj_old
         beta[i], beta[j] = bi, bj
-        ci, cj = z[i] * d_i, z[j] * d_j
-        for k in range(ist[S_ACTIVE]):
-            t = order[k]
-            G[t] += z[t] * (ci * Ki[point[t]] + cj * Kj[point[t]])
-        _update_g_bar(i, Ki, bi_old, bi, point, z, upper, G_bar)
-        _update_g_bar(j, Kj, bj_old, bj, point, z, upper, G_bar)
+        flag[i] = flag_of(z[i], bi, upper[i])
+        flag[j] = flag_of(z[j], bj, upper[j])
+        ci, cj = z[i] * (bi - bi_old), z[j] * (bj - bj_old)
+        # gradient update fused with the next selection's extremes
+        m_val, i_next, big_m, j_next = -np.inf, -1, np.inf, -1
+        for t in range(active):
+            g = G[t] + z[t] * (ci * Ki[point[t]] + cj * Kj[point[t]])
+            G[t] = g
+            v = -z[t] * g
+            f = flag[t]
+            vu = v if f & UP else -np.inf
+            vl = v if f & LOW else np.inf
+            if vu > m_val:
+                m_val, i_next = vu, t
+            if vl < big_m:
+                big_m, j_next = vl, t
+        _update_g_bar(i, Ki, bi_old, bi, V, point)
+        _update_g_bar(j, Kj, bj_old, bj, V, point)
         fst[F_OBJECTIVE] += -b * t_step + 0.5 * a * t_step * t_step
         hist[ist[S_HIST]] = fst[F_OBJECTIVE]
         ist[S_HIST] += 1
         ist[S_ITER] += 1
+        free_changed = ((0 < bi_old < upper[i]) != (0 < bi < upper[i])) or (
+            (0 < bj_old < upper[j]) != (0 < bj < upper[j]))
+        i, j = i_next, j_next
+        fresh = True
         if not polish:
             continue
-        if (0 < bi_old < upper[i]) != (0 < bi < upper[i]) or (
-                (0 < bj_old < upper[j]) != (0 < bj < upper[j])):
+        if free_changed:
             ist[S_STABLE] = 0
             ist[S_PATIENCE] = ist[S_FLOOR]
             continue
@@ -370,8 +406,7 @@ def run_smo(point, z, p, upper, diag, beta, G, G_bar, order, kind, par, X, buf, 
         ist[S_STABLE] = 0
         ist[S_PATIENCE] *= 2
         n_free = 0
-        for k in range(ist[S_ACTIVE]):
-            t = order[k]
+        for t in range(active):
             if 0 < beta[t] < upper[t]:
                 n_free += 1
         ist[S_FLOOR] = max(10, int(float(n_free) ** 3 / n))
@@ -411,11 +446,15 @@ class CompiledSMO:
         m = X.shape[0]
         n = z.shape[0]
         self.kernel, self.X = kernel, np.ascontiguousarray(X, dtype=np.float64)
-        self.z, self.p = np.asarray(z, dtype=np.float64), np.asarray(p, dtype=np.float64)
-        self.upper = np.asarray(upper, dtype=np.float64)
-        self.point = np.arange(n, dtype=np.int64) % m
         self.kind, self.par = _kernel_kind(kernel)
-        self.diag = np.asarray(kernel.diag(self.X), dtype=np.float64)[self.point]
+        self.V = np.zeros((N_ROWS, n))
+        self.T = np.zeros((N_IROWS, n), dtype=np.int64)
+        self.T[I_POINT] = np.arange(n) % m
+        self.T[I_ORDER] = np.arange(n)
+        self.V[R_Z], self.V[R_P], self.V[R_U] = z, p, upper
+        self.V[R_DIAG] = np.asarray(kernel.diag(self.X), dtype=np.float64)[self.T[I_POINT]]
+        self.V[R_G] = p
+        self.T[I_FLAG] = np.where(self.z > 0, UP, LOW)  # beta = 0 < upper
         budget = int(min(cache_size_mb * 1024 * 1024 / 8, float(m * m)))
         full = m * m <= budget
         self.slot_of = np.full(m, -1, dtype=np.int64)
@@ -434,10 +473,15 @@ class CompiledSMO:
         self.ist[[S_HEAD, S_TAIL, S_BAD]] = -1
         self.ist[S_FULL] = 1 if full else 0
         self.fst = np.zeros(N_FLOAT_STATE)
-        self.beta = np.zeros(n)
-        self.G = self.p.copy()
-        self.G_bar = np.zeros(n)
-        self.order = np.arange(n, dtype=np.int64)
+
+    # views of the position-space tables (the order changes as variables are shrunk)
+    z = property(lambda self: self.V[R_Z])
+    p = property(lambda self: self.V[R_P])
+    upper = property(lambda self: self.V[R_U])
+    beta = property(lambda self: self.V[R_BETA])
+    G = property(lambda self: self.V[R_G])
+    G_bar = property(lambda self: self.V[R_GBAR])
+    point = property(lambda self: self.T[I_POINT])
 
     @property
     def available(self) -> bool:
@@ -478,10 +522,12 @@ class CompiledSMO:
         zd = zF * delta
         change = float(gF @ delta + 0.5 * zd @ (Kt_free[free] @ zd))
         beta[free] = new
-        self.G += z * (Kt_free @ zd)
+        self.G[:] += z * (Kt_free @ zd)
         reached = new >= upper[free]
         if np.any(reached):
-            self.G_bar += z * (Kt_free[:, reached] @ (zF[reached] * upper[free][reached]))
+            self.G_bar[:] += z * (Kt_free[:, reached] @ (zF[reached] * upper[free][reached]))
+        self.T[I_FLAG, free] = [flag_of(zt, bt, ut)
+                                for zt, bt, ut in zip(zF, new, upper[free], strict=True)]
         self.fst[F_OBJECTIVE] += change
         history.append(np.array([self.fst[F_OBJECTIVE]]))
         polish_steps.append(total)
@@ -492,16 +538,15 @@ class CompiledSMO:
     def run(self, *, tol: float, max_iter: int, working_set: str, polish: bool,
             max_polish_free: int):
         """Run to the end; returns ``(beta, G, n_iter, converged, violation, history,
-        polish_steps)`` with ``G`` valid for every variable."""
+        polish_steps)`` in the original order of the variables, ``G`` valid for all."""
         hist = np.empty(min(max_iter, HISTORY_CHUNK) + 1)
         history: list[np.ndarray] = []
         polish_steps: list[int] = []
         total = 0
         while True:
-            code = run_smo(self.point, self.z, self.p, self.upper, self.diag, self.beta,
-                           self.G, self.G_bar, self.order, self.kind, self.par, self.X,
-                           self.buf, self.slot_of, self.point_of, self.prev, self.nxt,
-                           self.ist, self.fst, hist, float(tol), int(max_iter),
+            code = run_smo(self.V, self.T, self.kind, self.par, self.X, self.buf,
+                           self.slot_of, self.point_of, self.prev, self.nxt, self.ist,
+                           self.fst, hist, float(tol), int(max_iter),
                            working_set == "second_order", True, bool(polish),
                            int(max_polish_free))
             k = int(self.ist[S_HIST])
@@ -523,5 +568,7 @@ class CompiledSMO:
             raise ValueError("SMO step diverged: the dual is unbounded (use a finite C)")
         if code == KERNEL_NONFINITE:
             self._kernel_error()
-        return (self.beta, self.G, int(self.ist[S_ITER]), code == CONVERGED,
+        beta, G = np.empty_like(self.beta), np.empty_like(self.G)
+        beta[self.T[I_ORDER]], G[self.T[I_ORDER]] = self.beta, self.G  # original order
+        return (beta, G, int(self.ist[S_ITER]), code == CONVERGED,
                 float(self.fst[F_VIOLATION]), np.concatenate(history), polish_steps)
