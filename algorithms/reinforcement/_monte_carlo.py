@@ -383,6 +383,13 @@ def _first_visits(idx: np.ndarray, n_pairs: int) -> np.ndarray:
     return mask.reshape(n, T)
 
 
+def _suffix_weights(rho: np.ndarray) -> np.ndarray:
+    """``W_t = Π_{j=t+1}^{T-1} ρ_j`` per row (suffix products; ``ρ_0`` unused, W_{T-1}=1)."""
+    n = rho.shape[0]
+    return np.concatenate([np.cumprod(rho[:, :0:-1], axis=1)[:, ::-1], np.ones((n, 1))],
+                          axis=1)
+
+
 def _average_into(Q, counts, idx, returns, mask=None) -> None:
     """Incremental averaging of the returns ``returns`` into the flat pairs ``idx``
     (the same number as one update ``Q += (R - Q)/(count + 1)`` per return)."""
@@ -565,9 +572,7 @@ class OffPolicyMonteCarlo(_MonteCarlo):
                 _average_into(Q, counts, idx, R)
             else:
                 R = _returns(Rw, None)
-                # W_t = Π_{j=t+1}^{T-1} ρ_j (suffix products, ρ_0 unused)
-                W = np.concatenate([np.cumprod(rho[:, :0:-1], axis=1)[:, ::-1],
-                                    np.ones((hi - lo, 1))], axis=1)
+                W = _suffix_weights(rho)
                 np.add.at(flatC, idx.ravel(), 1)
                 sw = np.bincount(idx.ravel(), weights=W.ravel(), minlength=S * A)
                 swr = np.bincount(idx.ravel(), weights=(W * R).ravel(), minlength=S * A)

@@ -423,9 +423,11 @@ def offpolicy_alg9_line4_as_printed(scenario):
 
 
 def check_learner_mixture(model: Model, learner, sampling, target, T: int, start: int,
-                          low: float, high: float) -> None:
+                          low: float, high: float, wmax: float | None = None) -> None:
     """Every visited pair's Q_ lies within the Hoeffding band of the exact every-visit
-    limit (union over the pairs)."""
+    limit (union over the pairs). With ``wmax`` (weighted importance sampling) the
+    averages are Σ W R / Σ W with weights W <= wmax: the band uses Σ W (``weights_``) in
+    place of the count and a range scaled by ``wmax``."""
     S, A = model.n_states, model.n_actions
     start_dist = np.eye(S)[start]
     mix, visits = visit_mixture(model.P, model.R, sampling, target, T, start_dist)
@@ -438,7 +440,11 @@ def check_learner_mixture(model: Model, learner, sampling, target, T: int, start
                 continue
             c = learner.counts_[x, a]
             assert c > 0, f"pair ({x}, {a}) never visited in {n} episodes"
-            half = average_band(n, c, T, low, high, delta)
+            if wmax is None:
+                half = average_band(n, c, T, low, high, delta)
+            else:
+                half = average_band(n, learner.weights_[x, a], T, 0.0, wmax * (high - low),
+                                    delta)
             err = abs(learner.Q_[x, a] - mix[x, a])
             evidence.worst("|Q_ - exact every-visit limit| / Hoeffding half-width", err / half)
             assert err <= half, (f"Q_({x}, {a}) = {learner.Q_[x, a]:.4f}, exact limit "
@@ -490,16 +496,35 @@ def two_rewards() -> Model:
     return make_model(np.ones((2, 1, 1)), np.array([0.0, 1.0]).reshape(2, 1, 1))
 
 
-def check_offpolicy_learner(seed: int, n: int) -> None:
+def check_offpolicy_learner(seed: int, n: int, weighting: str = "ordinary") -> None:
     """Target: action 0 (pays 0); behaviour uniform (ε = 1); T = 2. Exact every-visit
     limits: (0, 0.75) for the target, (0.125, 0.875) for the behaviour's own values."""
     model, tgt, eps, T = two_rewards(), np.array([0]), 1.0, 2
     learner = OffPolicyMonteCarlo(horizon=T, epsilon=eps, n_episodes=n, improve=False,
-                                  start=0, random_state=seed).fit(model.mdp, tgt)
+                                  weighting=weighting, start=0, random_state=seed
+                                  ).fit(model.mdp, tgt)
     b = behaviour_of(tgt, eps, 2)
-    wmax = 1.0 / (1 - eps + eps / 2)              # per-decision weights over T-1 = 1 step
-    check_learner_mixture(model, learner, b, behaviour_of(tgt, 0.0, 2), T, 0, 0.0,
-                          (1.0 + wmax) / 2)
+    wmax = 1.0 / (1 - eps + eps / 2)              # importance weights over T-1 = 1 step
+    if weighting == "ordinary":
+        check_learner_mixture(model, learner, b, behaviour_of(tgt, 0.0, 2), T, 0, 0.0,
+                              (1.0 + wmax) / 2)
+    else:
+        check_learner_mixture(model, learner, b, behaviour_of(tgt, 0.0, 2), T, 0, 0.0, 1.0,
+                              wmax=wmax)
+
+
+@claim(
+    id="mc.offpolicy_weighted_is",
+    source=f"{SOURCE} (14.16)-(14.18), Alg.9 (weighted importance sampling)",
+    statement="Weighted importance sampling — the returns (1/(T-t)) Σ_{i>t} τ_i averaged "
+    "with weights W_t = Π_{j>t} π(x_j, a_j)/p_j (Σ W R / Σ W) — converges to the same "
+    "behaviour-visit-weighted mixture of Q^π_{T-t} as the ordinary per-decision "
+    "estimator (E_b[W_t | x_t, a_t] = 1 and E_b[W_t R_t | x_t, a_t] = Q^π_{T-t}).",
+    method=Method.SIMULATION,
+    tags=("reinforcement", "monte-carlo", "importance-sampling", "off-policy"),
+)
+def offpolicy_weighted_is(rng, scale):
+    check_offpolicy_learner(int(rng.integers(2**31)), 12_000 * scale, "weighted")
 
 
 # ---------------------------------------------------------------------------------------

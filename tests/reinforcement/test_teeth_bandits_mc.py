@@ -277,6 +277,23 @@ def test_offpolicy_learner_check_refutes_unweighted_returns(monkeypatch):
         _offpolicy_learner_check()
 
 
+@pytest.mark.parametrize("broken", ["unit_weights", "last_weight_zero"])
+def test_weighted_is_check_refutes_wrong_weights(monkeypatch, broken):
+    mc.check_offpolicy_learner(11, 12_000, "weighted")
+    real = mc_module._suffix_weights
+
+    def wrong(rho):
+        W = real(rho)
+        if broken == "unit_weights":
+            return np.ones_like(W)
+        W[:, -1] = 0.0
+        return W
+
+    monkeypatch.setattr(mc_module, "_suffix_weights", wrong)
+    with pytest.raises(AssertionError):
+        mc.check_offpolicy_learner(11, 12_000, "weighted")
+
+
 def _on_policy_check(seed=2, n=5000):
     mc.check_on_policy_limit(mc.revisited_start(), np.ones((2, 1)), 2, 0, n, seed, "mixture")
 
