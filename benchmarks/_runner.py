@@ -6,7 +6,8 @@ Every ``benchmarks/bench_<family>.py`` exposes ``cases(quick) -> list[BenchCase]
 1. runs ``setup()`` once, untimed (data, warm-up such as a numba compilation);
 2. times ``ours(data)`` and ``reference(data)`` interleaved, ``repeats`` times each, the
    order alternating per round (ours-reference, reference-ours, ...), so both sides see
-   the same load on a shared machine; a garbage collection precedes every timed call;
+   the same load on a shared machine; the side's previous result is released and a
+   garbage collection run before every timed call;
 3. reports the medians, the ratio ours/reference and ``objective_gap(ours_result,
    reference_result)`` of the last round;
 
@@ -163,10 +164,14 @@ def run_case(family: str, case: BenchCase, repeats: int | None = None) -> CaseRe
             for r in range(rounds):
                 sides = ("ours", "reference") if r % 2 == 0 else ("reference", "ours")
                 for side in sides:
+                    # the previous result of this side is released before the call, so
+                    # every call starts from the same memory state
                     if side == "ours":
+                        out_ours = None
                         t, out_ours = _timed(case.ours, data)
                         result.ours_times.append(t)
                     elif case.reference is not None:
+                        out_ref = None
                         t, out_ref = _timed(case.reference, data)
                         result.reference_times.append(t)
             if case.objective_gap is not None and case.reference is not None:
@@ -403,11 +408,16 @@ def main(argv: Sequence[str] | None = None, *, bench_dir: Path = BENCH_DIR,
     for family, module_name in discover(args.only, bench_dir, package):
         try:
             module = importlib.import_module(module_name)
-            families.append((family, module.cases))
         except Exception as exc:  # noqa: BLE001 - a broken module is one error row
             traceback.print_exc(file=sys.stderr)
             err = f"{type(exc).__name__}: {exc}"
             families.append((family, lambda quick, err=err: _raise(err)))
+            continue
+        if not callable(getattr(module, "cases", None)):
+            err = f"{module_name} has no cases(quick): not on the runner protocol yet"
+            families.append((family, lambda quick, err=err: _raise(err)))
+            continue
+        families.append((family, module.cases))
     if args.list:
         return _list(families, args)
     machine = machine_info()
