@@ -32,7 +32,6 @@ from algorithms.reinforcement import (
     OnPolicyMonteCarlo,
     epsilon_greedy_policy,
     importance_ratio,
-    random_mdp,
     sample_trajectory,
     trajectory_probability,
     trajectory_returns,
@@ -91,10 +90,21 @@ def check_eps_greedy_rows(pi: np.ndarray, actions: np.ndarray, eps: float) -> No
     assert_close(pi.sum(axis=1), np.ones(S), tol=EXACT_ARITHMETIC, label="row sums")
 
 
+def partly_reachable(seed: int) -> Model:
+    """4 states, 3 actions; state 3 cannot be reached from states 0-2 (a self-loop)."""
+    rng = np.random.default_rng(seed)
+    P = np.zeros((3, 4, 4))
+    P[:, :3, :3] = rng.dirichlet(np.ones(3), size=(3, 3))
+    P[:, 3, 3] = 1.0
+    return make_model(P, rng.uniform(-1, 1, size=(3, 4, 4)))
+
+
 def check_learner_policies(seed: int, eps: float) -> None:
-    mdp = random_mdp(4, 3, random_state=seed)
-    on = OnPolicyMonteCarlo(horizon=3, epsilon=eps, n_episodes=8, random_state=seed).fit(mdp)
+    mdp = partly_reachable(seed).mdp
+    on = OnPolicyMonteCarlo(horizon=3, epsilon=eps, n_episodes=8, random_state=seed,
+                            start=0).fit(mdp)
     seen = on.counts_.sum(axis=1) > 0
+    assert not seen[3], "an unreachable state was visited"
     greedy = on.greedy_
     assert np.all(greedy[seen] >= 0) and np.all(greedy[~seen] == -1)
     # the favoured action is one of the argmax ties of Q_ on the states seen
@@ -104,7 +114,7 @@ def check_learner_policies(seed: int, eps: float) -> None:
     assert_close(on.policy_[~seen], np.full(((~seen).sum(), 3), 1 / 3), tol=EXACT_ARITHMETIC,
                  label="unseen states keep the uniform policy")
     off = OffPolicyMonteCarlo(horizon=3, epsilon=max(eps, 0.05), n_episodes=8,
-                              random_state=seed).fit(mdp)
+                              random_state=seed, start=0).fit(mdp)
     check_eps_greedy_rows(off.behaviour_, off.policy_, max(eps, 0.05))
 
 
