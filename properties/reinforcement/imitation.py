@@ -49,7 +49,13 @@ from algorithms.reinforcement import (
     random_mdp,
 )
 from mltheory import ErratumKind, Expect, Method, claim, evidence
-from mltheory.numeric import LINEAR_ALGEBRA, REFERENCE_SOLVER, Tolerance, assert_close
+from mltheory.numeric import (
+    EXACT_ARITHMETIC,
+    LINEAR_ALGEBRA,
+    REFERENCE_SOLVER,
+    Tolerance,
+    assert_close,
+)
 from mltheory.stats import hoeffding_interval
 from properties.reinforcement.strategies_imitation import (
     IRLProblem,
@@ -495,6 +501,11 @@ def check_alg13(mdp: TabularMDP, Phi: np.ndarray, gamma: float, expert: np.ndarr
             f"Alg.13 line 7: policy {t} is not optimal for round {t - 1}'s reward (a greedy "
             f"step gains {gain:.3g})")
     check_alg13_run(mu_star, irl.mus_, irl.weights_, irl.margins_, tol)
+    # the output pair of Alg.13: the last policy, optimal for the reward it was solved for
+    assert np.array_equal(irl.policy_, irl.policies_[-1]), "policy_ is not the last policy"
+    if irl.n_iter_ > 1:
+        assert_close(irl.reward_weights_, irl.weights_[-2], EXACT_ARITHMETIC,
+                     context="reward_weights_ is not the reward of the last forward solve: ")
     lam = irl.mixture_weights_
     assert np.all(lam >= -1e-9) and abs(lam.sum() - 1.0) < 1e-9
     assert_close(irl.mixture_mu_, lam @ irl.mus_, LINEAR_ALGEBRA, scale=scale,

@@ -221,3 +221,14 @@ def test_inverse_rl_stops_when_the_expert_is_out_of_reach():
         irl = InverseRL(Phi, gamma=0.5, max_iter=50, random_state=0).fit(mdp, [1.5, 1.5])
     assert irl.stalled_ and not irl.converged_ and irl.n_iter_ < 50
     assert len({tuple(p) for p in irl.policies_}) == irl.n_iter_
+
+
+def test_cloning_with_a_base_without_predict_proba():
+    from algorithms.perceptron import Perceptron
+
+    X = np.repeat(np.eye(3), 2, axis=0)
+    y = np.repeat([0, 1, 0], 2)
+    bc = BehaviourCloning(Perceptron()).fit(X, y)
+    P = bc.predict_proba(np.eye(3))
+    assert np.allclose(P.sum(axis=1), 1.0) and set(np.unique(P)) <= {0.0, 1.0}
+    assert np.array_equal(P.argmax(axis=1), bc.predict(np.eye(3)))
