@@ -284,3 +284,21 @@ def test_behaviour_cloning_refutes_shifted_actions():
 
     _refuted_on_one(lambda p: claims.check_behaviour_cloning(p, one_hot=True, cloner=Shifted),
                     PROBLEMS)
+
+
+def test_alg13_refutes_an_output_policy_that_is_not_the_last(monkeypatch):
+    def first_policy(*args, **kwargs):
+        irl = claims.fit_inverse_rl(*args, **kwargs)
+        if irl.n_iter_ > 1:
+            irl.policy_ = irl.policies_[0]
+        else:
+            irl.policy_ = (irl.policy_ + 1) % 2
+        return irl
+
+    def check(rng):
+        mdp = random_mdp(4, 2, random_state=int(rng.integers(2**31)))
+        Phi = rng.uniform(-1.0, 1.0, size=(4, 3))
+        claims.check_alg13(mdp, Phi, 0.9, rng.dirichlet(np.ones(2), size=4),
+                           int(rng.integers(2**31)), fit=first_policy)
+
+    assert_refutes(check)
