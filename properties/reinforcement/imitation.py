@@ -575,8 +575,10 @@ def alg13_as_printed(mdp, Phi, gamma, mu_star, n_rounds, rng) -> dict:
 @claim(
     id="irl.alg13_line6_as_printed",
     source="003 §14.6.2 Alg.13 line 6",
-    statement="Alg.13 as printed: each round solves max_{‖w‖≤1} min_{i=1}^{T} wᵀ(x̄* − x̄^π) "
-    "and then an optimal policy for R = wᵀx; its margin falls below tol.",
+    statement="Alg.13 line 6 as printed, max_{‖w‖≤1} min_{i=1}^{T} wᵀ(x̄* − x̄^π), solves "
+    "(14.29) over the policies found so far: the margin it records is the min of "
+    "wᵀ(x̄* − x̄^{π_i}) over them, so it never increases as policies are added and the loop "
+    "can stop once it is below tol.",
     method=Method.SIMULATION,
     tags=(*TAGS, "cvxpy"),
     expect=Expect.REFUTED,
