@@ -46,10 +46,12 @@ def _pair(a: object, b: object) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-def _finish(q: np.ndarray, s: float, squared: bool):
-    """Distance from the quadratic form ``q`` of the scaled difference (scale ``s``)."""
+def _finish(q: np.ndarray, s: float, squared: bool, factor: float = 1.0):
+    """Distance from the quadratic form ``q`` of the scaled difference (scale ``s``, then
+    ``factor``: 2 where the difference was halved, applied last so that a representable
+    distance is not lost to an overflowing scale)."""
     q = np.maximum(q, 0.0)  # rounding of a PSD form can dip below 0 by ~1e-16 of its size
-    out = q * s * s if squared else np.sqrt(q) * s
+    out = (q * s * s) * factor * factor if squared else (np.sqrt(q) * s) * factor
     return float(out) if out.ndim == 0 else out
 
 
@@ -75,14 +77,14 @@ def weighted_euclidean_distance(a: object, b: object, weights: object, *,
     if np.any(w < 0):
         raise ValueError(f"weights must be non-negative, got {float(w.min())!r}.")
     squared = check_bool(squared, "squared")
-    diff = a - b if np.all(np.isfinite(a - b)) else a / 2 - b / 2
-    halved = not np.all(np.isfinite(a - b))
+    with np.errstate(over="ignore", invalid="ignore"):
+        halved = not np.all(np.isfinite(a - b))
+    diff = a / 2 - b / 2 if halved else a - b
     s = float(np.max(np.abs(diff))) or 1.0
     ws = float(np.max(w)) or 1.0
     u = diff / s
     q = (u * u) @ (w / ws)
-    s = s * math.sqrt(ws) * (2.0 if halved else 1.0)
-    return _finish(np.asarray(q), s, squared)
+    return _finish(np.asarray(q), s * math.sqrt(ws), squared, 2.0 if halved else 1.0)
 
 
 def check_metric_matrix(M: object, name: str = "M") -> np.ndarray:
@@ -142,7 +144,8 @@ def mahalanobis_distance(a: object, b: object, M: object = None, *, P: object = 
     if (M is None) == (P is None):
         raise ValueError("Exactly one of M and P must be given (M = P P^T).")
     d = a.shape[-1]
-    finite = np.all(np.isfinite(a - b))
+    with np.errstate(over="ignore", invalid="ignore"):
+        finite = np.all(np.isfinite(a - b))
     diff = a - b if finite else a / 2 - b / 2
     s = float(np.max(np.abs(diff))) or 1.0
     u = diff / s
@@ -161,4 +164,4 @@ def mahalanobis_distance(a: object, b: object, M: object = None, *, P: object = 
         ms = float(np.max(np.abs(M))) or 1.0
         q = np.sum((u @ (M / ms)) * u, axis=-1)
         scale = s * math.sqrt(ms)
-    return _finish(np.asarray(q), scale * (1.0 if finite else 2.0), squared)
+    return _finish(np.asarray(q), scale, squared, 1.0 if finite else 2.0)
