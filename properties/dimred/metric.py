@@ -43,8 +43,8 @@ def _weighted_pairs(draw):
 def check_weighted(a: np.ndarray, b: np.ndarray, w: np.ndarray, plain: bool = False,
                    dist=weighted_euclidean_distance) -> None:
     """sum_k w_k dist_ij,k^2 (a loop) = (a - b)^T diag(w) (a - b) = our distance^2, in units
-    of max |a - b| (no overflow at 1e150, nor where a - b itself overflows); with ``plain``, also = ||a - b||^2 (the first
-    line of (8.25))."""
+    of max |a - b| (no overflow at 1e150, nor where a - b itself overflows); with
+    ``plain``, also = ||a - b||^2 (the first line of (8.25))."""
     half = a / 2 - b / 2  # (a - b)/2 without overflow, even where a - b is beyond 1.8e308
     s = max(float(np.max(np.abs(half))), 1e-300)
     u = half / s
