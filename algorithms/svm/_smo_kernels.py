@@ -403,14 +403,18 @@ def run_smo(V, T, kind, par, X, buf, slot_of, point_of, prev, nxt, ist, fst, his
         ist[S_STABLE] += 1
         if ist[S_STABLE] < ist[S_PATIENCE]:
             continue
-        ist[S_STABLE] = 0
-        ist[S_PATIENCE] *= 2
         n_free = 0
         for t in range(active):
             if 0 < beta[t] < upper[t]:
                 n_free += 1
-        ist[S_FLOOR] = max(10, int(float(n_free) ** 3 / n))
-        ist[S_PATIENCE] = max(ist[S_PATIENCE], ist[S_FLOOR])
+        # space face steps (O(m^3)) so that they cost no more than the updates between
+        ist[S_FLOOR] = (max(10, (n_free * n_free * n_free) // n) if n_free < 2_000_000
+                        else 1 << 62)  # (m^3 would overflow int64: never worth it)
+        if ist[S_STABLE] < ist[S_FLOOR]:
+            ist[S_PATIENCE] = ist[S_FLOOR]
+            continue
+        ist[S_STABLE] = 0
+        ist[S_PATIENCE] = max(2 * ist[S_PATIENCE], ist[S_FLOOR])
         if 0 < n_free <= max_polish_free:
             return POLISH
 

@@ -317,8 +317,8 @@ def solve_smo(
     With ``polish``, whenever the free set ``0 < beta_t < u_t`` has not changed for
     ``patience`` consecutive pair updates (10 at first, doubled after every attempt,
     reset when the free set changes, and never below ``m^3 / n`` for ``m`` free
-    variables, so that the O(m^3) face steps cost no more than the O(n) pair updates
-    between them) and has at most :data:`MAX_POLISH_FREE` members, a
+    variables, the first attempt included, so that the O(m^3) face steps cost no more
+    than the O(n) pair updates between them) and has at most :data:`MAX_POLISH_FREE` members, a
     :func:`face_newton_step` is taken. It never increases ``f`` and keeps every
     constraint, so the result is still a valid SMO iterate; it makes the solver finish on
     faces where the pair updates' linear rate is hopeless (see the module docstring).
@@ -414,12 +414,14 @@ def solve_smo(
         stable += 1
         if stable < patience:
             continue
-        stable, patience = 0, 2 * patience
         free = np.flatnonzero((beta > 0) & (beta < upper))
         # a face step costs about m^3 flops, a pair update about n: space attempts so
-        # that they cost no more than the pair updates between them
+        # that they cost no more than the pair updates between them (the first one too)
         floor = max(POLISH_PATIENCE, free.shape[0] ** 3 // n)
-        patience = max(patience, floor)
+        if stable < floor:
+            patience = floor
+            continue
+        stable, patience = 0, max(2 * patience, floor)
         if not 0 < free.shape[0] <= MAX_POLISH_FREE:
             continue
         Kt_free = np.column_stack([column(int(s)) for s in free])
