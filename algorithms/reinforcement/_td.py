@@ -305,8 +305,8 @@ class _TDControl:
             steps += used
             if state[6]:
                 return returns, steps, True
-            if max_episodes and state[4] >= max_episodes:
-                break
+            if used < rows or (max_episodes and state[4] >= max_episodes):
+                break  # the kernel stopped early: the requested episodes are done
         return returns, steps, False
 
     def _fit_python(self, env, is_mdp, Q, n_sa, n_x, rng, start, n_steps, params, record):

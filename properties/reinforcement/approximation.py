@@ -154,17 +154,18 @@ def td_14_26(rng):
 )
 @given(mdp=mdps(max_states=4, max_actions=3, max_terminal=1),
        gamma=st.sampled_from([0.0, 0.5, 0.9]), epsilon=st.sampled_from([0.0, 0.2, 1.0]),
-       seed=st.integers(0, 2**31 - 1))
-def linear_sarsa_alg12(mdp, gamma, epsilon, seed):
-    check_linear_sarsa_is_tabular(mdp, gamma, epsilon, seed)
+       epsilon_power=st.sampled_from([0.0, 0.5]), seed=st.integers(0, 2**31 - 1))
+def linear_sarsa_alg12(mdp, gamma, epsilon, epsilon_power, seed):
+    check_linear_sarsa_is_tabular(mdp, gamma, epsilon, seed, epsilon_power=epsilon_power)
 
 
-def check_linear_sarsa_is_tabular(mdp, gamma, epsilon, seed, features=None, overrides=None):
+def check_linear_sarsa_is_tabular(mdp, gamma, epsilon, seed, features=None, overrides=None,
+                                  epsilon_power=0.0):
     """LinearSarsa with ``features`` (default one-hot: the identity) against Sarsa on the
     same draws: equal histories and θ = Q; and with general features, the recorded step
     of Alg.12 line 7 on Q_θ(x, a). ``overrides`` (a dict) change the linear learner only."""
-    kw = dict(gamma=gamma, alpha=0.4, epsilon=epsilon, n_steps=60, max_episode_length=12,
-              random_state=seed, record_history=True)
+    kw = dict(gamma=gamma, alpha=0.4, epsilon=epsilon, epsilon_power=epsilon_power,
+              n_steps=60, max_episode_length=12, random_state=seed, record_history=True)
     tab = Sarsa(**kw).fit(mdp)
     feats = np.eye(mdp.n_states) if features is None else features
     lin = LinearSarsa(**{**kw, **(overrides or {})}).fit(mdp, feats)
