@@ -68,37 +68,47 @@ F_OBJECTIVE, F_VIOLATION, N_FLOAT_STATE = range(3)
 SHRINK_EVERY = 1000
 
 
+#: Squared distances below this fraction of |x|^2 + |z|^2 are recomputed from the
+#: differences (the expansion |x|^2 + |z|^2 - 2 x.z cancels there; duplicates get 0).
+CANCELLATION = 1e-6
+
+
 @numba.njit(cache=True)
 def kernel_column(kind, par, X, p, out):
-    """``out[r] = kappa(x_r, x_p)`` for every row ``r`` of ``X`` (the named kernels, with
-    the formulas of :mod:`algorithms.kernels`; distances from the differences themselves,
-    as ``cdist`` does, so that duplicates are at distance exactly 0). Returns False if a
-    value is not finite."""
+    """``out[r] = kappa(x_r, x_p)`` for every row ``r`` of ``X``, for the named kernels
+    with the formulas of :mod:`algorithms.kernels`. ``par`` holds the kernel's two
+    parameters followed by the squared norms of the rows of ``X``.
+
+    The inner products come from one BLAS matrix-vector product; the radial kernels use
+    ``||x - z||^2 = |x|^2 + |z|^2 - 2 x.z`` except where that cancels (near-duplicates),
+    which are summed from the differences, so that duplicates are at distance exactly 0
+    as with ``cdist``. Returns False if a value is not finite."""
     m, d = X.shape
     xp = X[p]
-    ok = True
+    out[:] = np.dot(X, xp)
+    if kind == K_RBF or kind == K_LAPLACIAN:
+        sq = par[2:]
+        for r in range(m):
+            d2 = sq[r] + sq[p] - 2.0 * out[r]
+            if not d2 > CANCELLATION * (sq[r] + sq[p]):  # (also a NaN from overflow)
+                d2 = 0.0
+                xr = X[r]
+                for k in range(d):
+                    diff = xr[k] - xp[k]
+                    d2 += diff * diff
+            dist = np.sqrt(d2) / par[0]
+            out[r] = np.exp(-0.5 * dist * dist) if kind == K_RBF else np.exp(-dist)
+    elif kind == K_POLY:
+        degree, coef0 = int(par[0]), par[1]
+        for r in range(m):
+            out[r] = (out[r] + coef0) ** degree
+    elif kind == K_SIGMOID:
+        for r in range(m):
+            out[r] = np.tanh(par[0] * out[r] + par[1])
     for r in range(m):
-        xr = X[r]
-        s = 0.0
-        if kind == K_RBF or kind == K_LAPLACIAN:
-            for k in range(d):
-                diff = xr[k] - xp[k]
-                s += diff * diff
-            dist = np.sqrt(s) / par[0]
-            val = np.exp(-0.5 * dist * dist) if kind == K_RBF else np.exp(-dist)
-        else:
-            for k in range(d):
-                s += xr[k] * xp[k]
-            if kind == K_LINEAR:
-                val = s
-            elif kind == K_POLY:
-                val = (s + par[1]) ** int(par[0])
-            else:  # K_SIGMOID
-                val = np.tanh(par[0] * s + par[1])
-        if not np.isfinite(val):
-            ok = False
-        out[r] = val
-    return ok
+        if not np.isfinite(out[r]):
+            return False
+    return True
 
 
 @numba.njit(cache=True)
@@ -419,21 +429,25 @@ def run_smo(V, T, kind, par, X, buf, slot_of, point_of, prev, nxt, ist, fst, his
             return POLISH
 
 
-def _kernel_kind(kernel) -> tuple[int, np.ndarray]:
-    """The compiled column routine's code and parameters for a named kernel (exact
-    classes only: a subclass may redefine the function); ``K_PRECOMPUTED`` otherwise."""
+def _kernel_kind(kernel, X: np.ndarray) -> tuple[int, np.ndarray]:
+    """The compiled column routine's code for a named kernel (exact classes only: a
+    subclass may redefine the function), or ``K_PRECOMPUTED``; and its ``par``: the two
+    kernel parameters followed by the squared norms of the rows of ``X``."""
     t = type(kernel)
+    kind, params = K_PRECOMPUTED, (0.0, 0.0)
     if t is LinearKernel:
-        return K_LINEAR, np.zeros(2)
-    if t is PolynomialKernel:
-        return K_POLY, np.array([float(kernel.degree), float(kernel.coef0)])
-    if t is GaussianKernel:
-        return K_RBF, np.array([float(kernel.sigma), 0.0])
-    if t is LaplacianKernel:
-        return K_LAPLACIAN, np.array([float(kernel.sigma), 0.0])
-    if t is SigmoidKernel:
-        return K_SIGMOID, np.array([float(kernel.beta), float(kernel.theta)])
-    return K_PRECOMPUTED, np.zeros(2)
+        kind = K_LINEAR
+    elif t is PolynomialKernel:
+        kind, params = K_POLY, (kernel.degree, kernel.coef0)
+    elif t is GaussianKernel:
+        kind, params = K_RBF, (kernel.sigma, 0.0)
+    elif t is LaplacianKernel:
+        kind, params = K_LAPLACIAN, (kernel.sigma, 0.0)
+    elif t is SigmoidKernel:
+        kind, params = K_SIGMOID, (kernel.beta, kernel.theta)
+    with np.errstate(over="ignore"):  # an overflowing norm only feeds the exact fallback
+        sq = np.einsum("ij,ij->i", X, X)
+    return kind, np.concatenate([np.asarray(params, dtype=np.float64), sq])
 
 
 #: Pair updates recorded per call of the compiled loop (the history comes back in chunks).
@@ -450,7 +464,7 @@ class CompiledSMO:
         m = X.shape[0]
         n = z.shape[0]
         self.kernel, self.X = kernel, np.ascontiguousarray(X, dtype=np.float64)
-        self.kind, self.par = _kernel_kind(kernel)
+        self.kind, self.par = _kernel_kind(kernel, self.X)
         self.V = np.zeros((N_ROWS, n))
         self.T = np.zeros((N_IROWS, n), dtype=np.int64)
         self.T[I_POINT] = np.arange(n) % m

@@ -165,7 +165,7 @@ def check_linear_sarsa_is_tabular(mdp, gamma, epsilon, seed, features=None, over
     same draws: equal histories and θ = Q; and with general features, the recorded step
     of Alg.12 line 7 on Q_θ(x, a). ``overrides`` (a dict) change the linear learner only."""
     kw = dict(gamma=gamma, alpha=0.4, epsilon=epsilon, epsilon_power=epsilon_power,
-              n_steps=60, max_episode_length=12, random_state=seed, record_history=True)
+              n_steps=40, max_episode_length=12, random_state=seed, record_history=True)
     tab = Sarsa(**kw).fit(mdp)
     feats = np.eye(mdp.n_states) if features is None else features
     lin = LinearSarsa(**{**kw, **(overrides or {})}).fit(mdp, feats)

@@ -127,8 +127,9 @@ def test_pair_step_compiled_is_the_python_function():
 def test_lru_column_cache_returns_the_kernel_columns(kernel, params):
     rng = np.random.default_rng(2)
     X = rng.normal(size=(40, 3))
+    X[7] = X[3]  # a duplicate: at distance exactly 0
     kern = make_kernel(kernel, params)
-    kind, par = _kernel_kind(kern)
+    kind, par = _kernel_kind(kern, X)
     slots = 3
     buf = np.empty((slots, 40))
     slot_of, point_of = np.full(40, -1), np.full(slots, -1)
@@ -140,6 +141,9 @@ def test_lru_column_cache_returns_the_kernel_columns(kernel, params):
     for p in rng.integers(0, 40, size=200):
         s = get_column(p, kind, par, X, buf, slot_of, point_of, prev, nxt, ist)
         np.testing.assert_allclose(buf[s], K[:, p], rtol=1e-13, atol=1e-14)
+        assert buf[s][7] == buf[s][3]
+        if kernel in ("rbf", "laplacian") and p in (3, 7):
+            assert buf[s][3] == buf[s][7] == 1.0
         assert np.sum(slot_of >= 0) <= slots
 
 
@@ -157,7 +161,7 @@ def test_small_cache_same_solution_and_counts_misses():
 def test_custom_kernel_uses_the_precomputed_gram_or_the_python_path():
     X, y = classification(80)
     kern = SumKernel(LinearKernel(), GaussianKernel(1.0))
-    assert _kernel_kind(kern)[0] == K_PRECOMPUTED
+    assert _kernel_kind(kern, X)[0] == K_PRECOMPUTED
     fits = SMOClassifier(C=1.0, kernel=kern, tol=1e-10).fit(X, y)
     too_small = SMOClassifier(C=1.0, kernel=kern, tol=1e-10, cache_size=0.01)
     assert not CompiledSMO(kern, X, np.ones(80), -np.ones(80), np.ones(80), 0.01).available
