@@ -28,22 +28,24 @@ def pla_passes(Z, steps, order, n_passes, w_hat, record, idx, margins, history, 
     ``w_hat`` is updated in place; returns the possibly reallocated buffers, the new
     ``count`` and ``n_pass``, and whether a pass was clean.
     """
-    dim = Z.shape[1]
+    n = order.shape[0]
     for _ in range(n_passes):
+        # a pass makes at most n updates: room for them first, none in the loop
+        idx = grown(idx, count + n)
+        margins = grown(margins, count + n)
+        if record:
+            history = grown_rows(history, count + n + 1)
         made = 0
-        for p in range(order.shape[0]):
+        for p in range(n):
             i = order[p]
             margin = row_dot(Z, i, w_hat)
             if margin <= 0.0:
-                idx = grown(idx, count + 1)
-                margins = grown(margins, count + 1)
                 idx[count] = i
                 margins[count] = margin
-                for j in range(dim):
+                for j in range(w_hat.shape[0]):
                     w_hat[j] += steps[i, j]
-                if record:
-                    history = grown_rows(history, count + 2)
-                    history[count + 1, :] = w_hat
+                    if record:
+                        history[count + 1, j] = w_hat[j]
                 count += 1
                 made += 1
         per_pass = grown(per_pass, n_pass + 1)
@@ -66,6 +68,7 @@ def dual_passes(G, y, eta, order, n_passes, kernel_part, b, counts, idx, count, 
     """
     n = G.shape[0]
     for _ in range(n_passes):
+        idx = grown(idx, count + order.shape[0])  # room for the pass's updates
         made = 0
         for p in range(order.shape[0]):
             i = order[p]
@@ -75,7 +78,6 @@ def dual_passes(G, y, eta, order, n_passes, kernel_part, b, counts, idx, count, 
                     kernel_part[j] += step * G[i, j]
                 b += step
                 counts[i] += 1
-                idx = grown(idx, count + 1)
                 idx[count] = i
                 count += 1
                 made += 1
@@ -110,27 +112,31 @@ def pocket_iterations(Z, steps, w_hat, max_iter, rng, history, idx, pocket_error
     stream and leaves the generator in numpy's state); the pocket is replaced only on
     strictly fewer mistakes. ``w_hat`` is updated in place; the buffers grow as needed.
     Returns ``(pocket, pocket_t, T, history, idx, pocket_errors, current_errors)``."""
+    dim = w_hat.shape[0]
     mistakes = np.empty(Z.shape[0], dtype=np.intp)
     scores = np.empty(Z.shape[0])
     m = _mistakes(Z, w_hat, scores, mistakes)
-    pocket = w_hat.copy()
+    pocket = np.empty(dim)
+    for j in range(dim):
+        pocket[j] = w_hat[j]
+        history[0, j] = w_hat[j]
     pocket_err, pocket_t = m, 0
-    history[0, :] = w_hat
     pocket_errors[0] = m
     current_errors[0] = m
     t = 0
     while m > 0 and t < max_iter:
         i = mistakes[rng.integers(0, m)]
-        for j in range(w_hat.shape[0]):
-            w_hat[j] += steps[i, j]
         idx = grown(idx, t + 1)
         idx[t] = i
         t += 1
         history = grown_rows(history, t + 1)
-        history[t, :] = w_hat
+        for j in range(dim):
+            w_hat[j] += steps[i, j]
+            history[t, j] = w_hat[j]
         m = _mistakes(Z, w_hat, scores, mistakes)
         if m < pocket_err:
-            pocket[:] = w_hat
+            for j in range(dim):
+                pocket[j] = w_hat[j]
             pocket_err, pocket_t = m, t
         pocket_errors = grown(pocket_errors, t + 1)
         current_errors = grown(current_errors, t + 1)
