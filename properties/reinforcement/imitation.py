@@ -197,6 +197,9 @@ def check_linear_return(prob: IRLProblem, reward=_state_reward) -> None:
     tags=TAGS,
 )
 @given(prob=irl_problems())
+@example(prob=IRLProblem(random_mdp(4, 2, n_terminal=1, sparse=True, random_state=0),
+                         np.array([[1.0, -2.0], [0.0, 3.0], [2.0, 1.0], [1.0, 1.0]]),
+                         np.array([1.0, -1.0]), 0.9, np.full((4, 2), 0.5)))
 def linear_return_14_27(prob):
     check_linear_return(prob)
 
@@ -249,7 +252,18 @@ def check_linear_return_monte_carlo(mdp: TabularMDP, pi: np.ndarray, Phi: np.nda
     mu_mc = estimator(trajs, Phi, gamma)
     quantities = [(mu_mc[j], mu_exact[j], Phi_live[:, j]) for j in range(Phi.shape[1])]
     quantities.append((returns.mean(), float(mu_exact @ w), R))
-    confidence = 1.0 - (1.0 - MC_CONFIDENCE) / len(quantities)
+    check_monte_carlo_rule(quantities, n, gamma, horizon)
+
+
+def check_monte_carlo_rule(quantities, n: int, gamma: float, horizon: int,
+                           n_decisions: int = 1) -> None:
+    """The decision rule of every Monte-Carlo comparison here: each (estimate, exact,
+    per-state values) triple — the estimate a mean over ``n`` trajectories of
+    ``Σ_{t<H} γ^t value(x_t)`` — must lie within the truncation bias
+    ``γ^H max|value|/(1−γ)`` plus the Hoeffding half-width for sums in
+    ``[min(0, min value), max(0, max value)]/(1−γ)``, at confidence 1 − 10⁻⁶ split
+    (Bonferroni) over all ``len(quantities) * n_decisions`` comparisons of the claim."""
+    confidence = 1.0 - (1.0 - MC_CONFIDENCE) / (len(quantities) * n_decisions)
     worst = 0.0
     for j, (est, exact, values) in enumerate(quantities):
         lo = min(0.0, float(values.min())) / (1.0 - gamma)
@@ -543,6 +557,44 @@ def alg13_matches_expert(rng, scale):
             irl = check_alg13(mdp, Phi, 0.9, expert, int(rng.integers(2**31)))
             rounds.append(irl.n_iter_)
     evidence.record("rounds to converge", rounds)
+
+
+@claim(
+    id="irl.alg13_monte_carlo",
+    source="003 §14.6.2 Alg.13 lines 2 and 5",
+    statement="Alg.13 with sampled feature expectations, as printed (x̄* from the "
+    "demonstrations, x̄^π from rollouts of each policy): every recorded estimate agrees "
+    "with the exact feature expectations of its policy within the horizon truncation plus "
+    "a Hoeffding half-width (confidence 1 − 10⁻⁶ over all comparisons), and each policy "
+    "after the first is optimal for the previous round's reward.",
+    method=Method.SIMULATION,
+    tags=(*TAGS, "cvxpy"),
+)
+def alg13_monte_carlo(rng, scale):
+    gamma, horizon, n = 0.5, 25, 200 * scale
+    mdp = random_mdp(4, 2, n_terminal=1, random_state=int(rng.integers(2**31)))
+    Phi = rng.uniform(0.0, 1.0, size=(4, 2))
+    expert = rng.dirichlet(np.ones(2), size=4)
+    demos = expert_trajectories(mdp, expert, n, horizon, rng)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # sampled x̄ may never match
+        irl = InverseRL(Phi, gamma=gamma, max_iter=4, tol=1e-3, n_rollouts=n, horizon=horizon,
+                        random_state=int(rng.integers(2**31))).fit(mdp, demos)
+    Phi_live = live(mdp, Phi)
+    exact = [ref_feature_expectations(mdp, expert, Phi, gamma)] + [
+        ref_feature_expectations(mdp, one_hot_policy(p, 2), Phi, gamma) for p in irl.policies_]
+    estimates = [irl.expert_mu_, *irl.mus_]
+    for est, ex in zip(estimates, exact, strict=True):
+        check_monte_carlo_rule([(est[j], ex[j], Phi_live[:, j]) for j in range(2)], n, gamma,
+                               horizon, n_decisions=len(estimates))
+    for t in range(1, irl.n_iter_):
+        R = Phi_live @ irl.weights_[t - 1]
+        r_sa = np.repeat(R[:, None], 2, axis=1)
+        V = ref_values(mdp, one_hot_policy(irl.policies_[t], 2), r_sa, gamma)
+        Q = r_sa + gamma * np.einsum("ast,t->sa", mdp.P, V)
+        assert float(np.max(Q.max(axis=1) - V)) <= 1e-8 * max(1.0, float(np.abs(V).max())), (
+            f"Alg.13 line 7: policy {t} is not optimal for round {t - 1}'s reward")
+    evidence.record("rounds", irl.n_iter_)
 
 
 # The two-branch MDP: from state 0 action a leads to the absorbing state a + 1 whose
