@@ -468,13 +468,21 @@ def nyquist_as_written(sig):
     source="003 §10.6 (introduction); Shannon 1949",
     statement="A 1-periodic signal whose highest frequency is B is reconstructed exactly "
     "from N > 2B equispaced samples per period by periodic-sinc interpolation (checked "
-    "against the signal and against scipy.signal.resample).",
+    "against the signal and against scipy.signal.resample), and from N = 2B as well when "
+    "its top frequency has no sine part (the cosine at B is seen once, at the Nyquist "
+    "bin).",
     method=Method.PROPERTY,
     tags=("sparse", "cs"),
 )
 @given(sig=band_limited_signals())
 def nyquist(sig):
     check_reconstruction(*sig)
+    a, b, _ = sig
+    top = a.size - 1
+    if a[top] != 0.0:  # the same signal without its top sine, at exactly 2B samples
+        b_cos = b.copy()
+        b_cos[top] = 0.0
+        check_reconstruction(a, b_cos, 2 * top)
 
 
 # ------------------------------------------------------------------ basis-pursuit denoising

@@ -236,6 +236,9 @@ def check_alternating_monotone(X_rows: np.ndarray, k: int, lam: float, seed: int
     """The recorded objective history of the alternation matches (10.14) recomputed from
     the recorded iterates and never increases beyond the coding steps' duality gap."""
     est = fit_recorded(X_rows, k, lam, seed, update, rounds)
+    # the allowance below is the coding steps' gap: every LASSO sub-problem must meet it
+    assert est.n_coding_failures_ == 0, (
+        f"{est.n_coding_failures_} coding sub-problems missed their duality-gap tolerance")
     X = X_rows.T
     recomputed = np.array([objective(X, B, A, lam) for B, A in est.history_])
     history = np.asarray(est.objective_history_)
