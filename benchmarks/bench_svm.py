@@ -4,9 +4,11 @@ Both fit the same data (n = 1000, 2000, 5000; d = 20; linear and RBF kernels), w
 same C = 1, the same tolerance 1e-3 on the maximal KKT violation, the same kernel
 parameters, one BLAS thread each, and libsvm's default cache of 200 MB against our
 ``cache_size = 200`` MiB. Fits are interleaved (ours, libsvm, ours, ...) and the medians of
-the repeats reported. The objective gap is the relative difference of the two dual
-objectives, both evaluated here from the returned multipliers with one Gram matrix, and
-``pred diff`` the fraction of test points whose predicted label (SVC) differs, or the
+the repeats reported. The objective gap is the signed relative difference of the two dual
+objectives (ours - libsvm) / |libsvm|, both evaluated here from the returned multipliers
+with one Gram matrix: both are feasible points of the same maximised dual, so a positive
+gap means ours is at least that much closer to the optimum. ``pred diff`` is
+the fraction of test points whose predicted label (SVC) differs, or the
 largest prediction difference relative to the target spread (SVR).
 
 Run: python benchmarks/bench_svm.py [--quick] [--repeats 3]   (or: python -m benchmarks)
@@ -122,7 +124,7 @@ def _case(task: str, kernel: str, n: int, repeats: int) -> BenchCase:
 
         def gap(a, b):
             wa, wb = svc_dual(kernel, X, a), svc_dual(kernel, X, b)
-            return abs(wa - wb) / max(abs(wb), 1e-300)
+            return (wa - wb) / max(abs(wb), 1e-300)
 
         def pred(a, b):
             return float(np.mean(a.predict(Xt) != b.predict(Xt)))
@@ -140,7 +142,7 @@ def _case(task: str, kernel: str, n: int, repeats: int) -> BenchCase:
 
         def gap(a, b):
             wa, wb = svr_dual(kernel, X, y, a), svr_dual(kernel, X, y, b)
-            return abs(wa - wb) / max(abs(wb), 1e-300)
+            return (wa - wb) / max(abs(wb), 1e-300)
 
         def pred(a, b):
             return float(np.max(np.abs(a.predict(Xt) - b.predict(Xt))) / np.std(yt))
@@ -218,7 +220,7 @@ def main() -> None:
         r = run_case(case)
         rows.append(r)
         print(f"{r['name']:30} {r['n']:5d} {r['ours']:8.3f} {r['reference']:8.3f} "
-              f"{r['ratio']:6.2f} {r['gap']:9.1e} {r['pred']:9.1e} {r['iter']:7d} "
+              f"{r['ratio']:6.2f} {r['gap']:+9.1e} {r['pred']:9.1e} {r['iter']:7d} "
               f"{r['ref_iter']:9d} {r['sv']:5d}/{r['ref_sv']:<5d}", flush=True)
     for name, (ours, ref) in growth_exponents(rows).items():
         print(f"time growth n^p, {name:30}: ours p = {ours:.2f}, libsvm p = {ref:.2f}")

@@ -1,6 +1,12 @@
 """What the SMO-based estimators share: solver-hyperparameter validation, the run of the
 generic SMO solver with its fitted bookkeeping, the kernel expansion that predicts, the
-linear-kernel weight vector and the non-convergence warning."""
+linear-kernel weight vector and the non-convergence warning.
+
+Two paths solve the same dual with the same pair updates: the compiled one
+(:mod:`algorithms.svm._smo_kernels`, the default) and the pure-Python reference
+:func:`algorithms.svm.solve_smo`, taken when the step-by-step history is asked
+(``record_history``) or a subclass replaces the pair update ``_pair_step`` (claims and
+teeth tests do both), and for a custom kernel whose Gram matrix exceeds ``cache_size``."""
 
 from __future__ import annotations
 

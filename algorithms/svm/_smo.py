@@ -85,8 +85,9 @@ class SMOClassifier(SMOEstimatorMixin, ClassifierMixin, BaseEstimator):
         pair with the second chosen to maximise the guaranteed decrease
         ``b^2 / (2a)``.
     cache_size : float, default=200
-        Kernel cache in MiB: the whole Gram matrix if it fits, else an LRU cache
-        of columns.
+        Kernel cache in MiB: columns of the Gram matrix are computed when first needed
+        and kept (the whole matrix if it fits, else the least recently used columns are
+        evicted).
     polish : bool, default=True
         Interleave exact Newton steps on the face of free multipliers once the free
         set has settled (see :func:`algorithms.svm.solve_smo`). Pair updates alone
@@ -97,7 +98,9 @@ class SMOClassifier(SMOEstimatorMixin, ClassifierMixin, BaseEstimator):
     record_history : bool, default=False
         Keep a copy of every iterate and the pair chosen at each step
         (``beta_history_``, ``pairs_``), so that claims can recompute the objective from
-        what the loop produced (costs n floats per step).
+        what the loop produced (costs n floats per step). This runs the pure-Python
+        solver :func:`algorithms.svm.solve_smo`, as does a subclass that replaces the
+        pair update ``_pair_step``; otherwise the same updates run compiled (see Notes).
 
     Attributes
     ----------
@@ -140,6 +143,14 @@ class SMOClassifier(SMOEstimatorMixin, ClassifierMixin, BaseEstimator):
     A pair update moves ``alpha_i += y_i t``, ``alpha_j -= y_j t``, which keeps
     ``alpha_i y_i + alpha_j y_j`` constant (the constraint (4.12) is meant to say
     this), and clips ``t`` so that *both* multipliers stay in ``[0, C]``.
+
+    Without ``record_history`` the fit runs the compiled solver of
+    :mod:`algorithms.svm._smo_kernels`: the same pair update (the same Python function,
+    compiled), pair choice, face steps and stopping test, plus shrinking of variables
+    stuck at a bound (re-checked on all variables before stopping), gradient
+    reconstruction and compiled kernel columns; one update costs O(active variables).
+    ``objective_history_`` is then accumulated from each update's exact change
+    ``b t - a t^2 / 2`` rather than recomputed from the multipliers.
 
     References
     ----------

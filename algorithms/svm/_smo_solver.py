@@ -25,6 +25,12 @@ steps. Optionally (``polish=True``), once the set of free variables has stopped
 changing, :func:`face_newton_step` minimises the dual over that face exactly (a
 Newton step on the free variables, with exact line search clipped to the box),
 which removes the dependence on the conditioning.
+
+:func:`solve_smo` is the readable reference: plain Python, every step visible (the pair
+update is a callable, the history can keep every iterate). The estimators run the same
+updates compiled (:mod:`algorithms.svm._smo_kernels`: second-order pair choice,
+shrinking, gradient reconstruction, a kernel-column cache) unless a history or a
+replaced pair update is asked for.
 """
 
 from __future__ import annotations
