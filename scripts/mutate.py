@@ -543,6 +543,9 @@ def _env(copy_root: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(copy_root), str(SOURCE_ROOT)])
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    # numba kernels run as plain Python: the tracer sees which claims execute a kernel's
+    # lines, and a mutant inside a kernel takes effect without an on-disk cache in the way
+    env["NUMBA_DISABLE_JIT"] = "1"
     env.pop("PYTHONSAFEPATH", None)
     return env
 
