@@ -511,6 +511,7 @@ class _MDPSimulator:
         self.terminal = mdp.terminal
         self._cum_initial = np.cumsum(mdp.initial)
         self.state = None
+        self.truncated = False  # a TabularMDP has no time limit
 
     def reset(self) -> int:
         if self.start is not None:
@@ -536,6 +537,7 @@ class _GymSimulator:
         self.env, self.rng = env, rng
         self.n_states, self.n_actions = _discrete_sizes(env)
         self.terminal = np.zeros(self.n_states, dtype=bool)  # learnt from `done`
+        self.truncated = False
         self._seeded = False
 
     def reset(self) -> int:
@@ -548,6 +550,9 @@ class _GymSimulator:
         x, r, terminated, truncated, _ = self.env.step(int(a))
         if terminated:
             self.terminal[int(x)] = True
+        # an episode cut by a time limit ends without reaching a terminal state: learners
+        # that bootstrap read this flag and keep the next state's value in the target
+        self.truncated = bool(truncated and not terminated)
         return float(r), int(x), bool(terminated or truncated)
 
 
@@ -555,6 +560,8 @@ def make_simulator(env, random_state=None, start: int | None = None):
     """A seeded episode simulator for ``env`` (a :class:`TabularMDP` or a gymnasium
     environment with discrete spaces): ``reset() -> x_0``, ``step(a) -> (r, x', done)``,
     ``n_states``, ``n_actions``. ``start`` fixes ``x_0`` (003 Algs. 8-12 take it as input).
+    After a step with ``done``, ``truncated`` tells a time limit (gymnasium's truncation)
+    from a terminal state.
     """
     rng = make_rng(random_state)
     if isinstance(env, TabularMDP):

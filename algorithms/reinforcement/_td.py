@@ -340,6 +340,8 @@ class _TDControl:
                     done = bool(terminal[nxt])
                 else:
                     r, nxt, done = env.step(a)
+                # a time limit ends the episode but not the task: keep bootstrapping
+                cut = done and not is_mdp and env.truncated
                 ep_len += 1
                 ret += r
                 n_sa[x, a] += 1
@@ -347,13 +349,13 @@ class _TDControl:
                 nxt_a = -1
                 if self._qlearning:
                     boot = Q[nxt].max()
-                elif not done:
+                elif not done or cut:
                     n_x[nxt] += 1
                     nxt_a = _egreedy(Q, nxt, epsilon * n_x[nxt] ** (-psi), u[3], u[4])
                     boot = Q[nxt, nxt_a]
                 else:
                     boot = 0.0
-                target = r if done else r + gamma * boot
+                target = r if done and not cut else r + gamma * boot
                 before = Q[x, a]
                 with np.errstate(over="ignore", invalid="ignore"):
                     Q[x, a] = before + step * (target - before)
