@@ -10,6 +10,9 @@ from __future__ import annotations
 import json
 import textwrap
 
+import pytest
+
+import benchmarks._runner
 from benchmarks._harness import BenchCase
 from benchmarks._runner import main, render_markdown, run_case, run_cases, selected
 
@@ -28,6 +31,12 @@ FAKE = textwrap.dedent('''
 ''')
 
 BROKEN = "def cases(quick):\n    raise RuntimeError('no data')\n"
+
+
+@pytest.fixture(autouse=True)
+def _no_collections(monkeypatch):
+    """Nothing is timed here: skip the full garbage collection before each call."""
+    monkeypatch.setattr(benchmarks._runner, "collect_garbage", lambda: None)
 
 
 def test_run_case_setup_once_interleaved_and_gap():
