@@ -383,6 +383,7 @@ def fit_by_newton(
     mask: np.ndarray,
     *,
     n_classes: int | None = None,
+    coef_init: np.ndarray | None = None,
 ) -> NewtonResult:
     """Damped Newton on ``family`` with the separation test and the warning.
 
@@ -397,6 +398,7 @@ def fit_by_newton(
         Xh, family.sufficient_statistic(codes), family, lam=lam, penalty_mask=mask,
         log_base=float(np.sum(family.log_base_measure(codes))), max_iter=settings.max_iter,
         tol=settings.tol, coef_cap=settings.coef_cap, stop_on_separation=classify and lam == 0,
+        coef_init=coef_init,
     )
     if classify:
         confirm_separation(res, Xh, codes, n_classes, lam)

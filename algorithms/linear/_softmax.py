@@ -14,7 +14,6 @@ subtracting ``w_K``.
 from __future__ import annotations
 
 import numpy as np
-import scipy.optimize
 from scipy.special import logsumexp, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin
 
@@ -32,11 +31,15 @@ from algorithms.linear._newton import (
     all_strictly_separated,
     biased_design,
     fit_by_newton,
-    glm_hessian,
     likelihood_settings,
     record_fit,
     split_coef,
     warn_fit_outcome,
+)
+from algorithms.linear._softmax_newton import (
+    EXACT_CERTIFICATE_SIZE,
+    fit_softmax_newton_cg,
+    newton_polish,
 )
 
 __all__ = ["SoftmaxRegression", "softmax_nll"]
@@ -63,52 +66,19 @@ def softmax_nll(W: np.ndarray, Xh: np.ndarray, codes: np.ndarray) -> float:
     return float(np.sum(logsumexp(Z, axis=1) - Z[np.arange(Z.shape[0]), codes]))
 
 
-def _newton_polish(fun, theta: np.ndarray, Xh: np.ndarray, K: int, lam: float,
-                   mask: np.ndarray, threshold: float, max_steps: int = 20
-                   ) -> tuple[np.ndarray, bool]:
-    """Certify (and if needed finish) a symmetric-softmax minimiser by Newton's decrement.
-
-    L-BFGS tests the gradient but its line search works on objective values, so near
-    the optimum it can stop (``ABNORMAL``) once no decrease is representable in float64,
-    above its gradient tolerance. The Newton decrement ``g^T H^+ g`` of the symmetric
-    likelihood (``H`` singular along the gauge ``w_k -> w_k + v``, hence the
-    pseudo-inverse, i.e. the minimum-norm Newton step) is invariant under the change of
-    parametrisation, so the test ``g^T H^+ g / 2 <= threshold`` is the reference
-    parametrisation's Newton test. Steps are full Newton steps halved until the
-    objective does not increase (a last full step follows a passed test, as in
-    :func:`~algorithms.linear._newton.fit_glm_newton`); returns ``(theta, converged)``.
-    """
-    p = Xh.shape[1]
-    penalty = lam * np.repeat(mask, K)
-    value, grad = fun(theta)
-    for _ in range(max_steps + 1):
-        P = softmax(Xh @ theta.reshape(p, K), axis=1)
-        V = P[:, :, None] * (np.eye(K)[None] - P[:, None, :])  # diag(p) - p p^T per sample
-        H = glm_hessian(Xh, V)
-        H[np.diag_indices_from(H)] += penalty
-        evals, Q = np.linalg.eigh(H)
-        keep = evals > H.shape[0] * np.finfo(float).eps * max(float(evals[-1]), 0.0)
-        step = Q[:, keep] @ ((Q[:, keep].T @ grad) / evals[keep])
-        decrement = float(grad @ step)
-        if not np.isfinite(decrement):
-            return theta, False
-        if 0.5 * decrement <= threshold:
-            # One last full step squares the error (as the reference Newton solver does);
-            # kept only if the objective does not increase.
-            new_value, _ = fun(theta - step)
-            if np.isfinite(new_value) and new_value <= value:
-                theta = theta - step
-            return theta, True
-        t = 1.0
-        while t >= 1e-12:
-            new_value, new_grad = fun(theta - t * step)
-            if np.isfinite(new_value) and new_value <= value:
-                break
-            t *= 0.5
-        if t < 1e-12:
-            return theta, False
-        theta, value, grad = theta - t * step, new_value, new_grad
-    return theta, False
+def _warm_start(coef_init: object, intercept_init: object, d: int, q: int,
+                fit_intercept: bool) -> np.ndarray | None:
+    """The start ``B`` (p, q) (bias row last) from ``coef_``-shaped arrays, or None."""
+    if coef_init is None and intercept_init is None:
+        return None
+    B = np.zeros((d + int(fit_intercept), q))
+    if coef_init is not None:
+        B[:d] = check_array_argument(coef_init, "coef_init", shape=(q, d), real=True).T
+    if intercept_init is not None:
+        if not fit_intercept:
+            raise ValueError("intercept_init needs fit_intercept=True.")
+        B[d] = check_array_argument(intercept_init, "intercept_init", shape=(q,), real=True)
+    return B
 
 
 class SoftmaxRegression(ClassifierMixin, BaseEstimator):
@@ -120,8 +90,10 @@ class SoftmaxRegression(ClassifierMixin, BaseEstimator):
         ``"reference"``: K-1 weight vectors, the last class ``classes_[-1]`` is the
         reference class K of 004 §3.3 (its score is 0); fitted by damped Newton (the
         categorical GLM of 004 §2.3.3). ``"symmetric"``: K weight vectors fitted by
-        L-BFGS on the full softmax likelihood; the result is reported in the gauge
-        ``sum_k w_k = 0`` (the likelihood cannot tell gauges apart).
+        truncated Newton (Newton-CG with Hessian-vector products, never a per-sample
+        K x K block) on the full softmax likelihood; the result is reported in the gauge
+        ``sum_k w_k = 0`` (the likelihood cannot tell gauges apart). With ``lam = 1/C``
+        the symmetric problem is scikit-learn's multinomial ``LogisticRegression``.
     lam : float, default=0.0
         L2 penalty ``lam/2 ||W||_F^2`` on the weights (not the intercepts). The two
         parametrisations define different penalised problems when ``lam > 0``; with
@@ -130,9 +102,11 @@ class SoftmaxRegression(ClassifierMixin, BaseEstimator):
     max_iter : int, default=200
     tol : float, default=1e-10
         Both: converged when half the squared Newton decrement is at most ``tol * N``
-        (the decrement is the same in both parametrisations). L-BFGS stops on its own
-        gradient test (largest component <= ``tol * N``); its result is then certified
-        by the Newton decrement, with a few minimum-norm Newton steps if needed.
+        (the decrement is the same in both parametrisations). The symmetric solver also
+        requires the largest component of the gradient of the mean objective
+        ``F / N`` to be at most ``tol`` (scikit-learn's lbfgs ``tol``, in the same
+        units); its decrement is estimated by conjugate gradients, and certified exactly
+        (with a few minimum-norm Newton steps if needed) when ``p K <= 256``.
     coef_cap : float, default=1e8
 
     Attributes
@@ -144,7 +118,8 @@ class SoftmaxRegression(ClassifierMixin, BaseEstimator):
     log_likelihood_history_ : ndarray
     coef_history_ : ndarray of shape (n_recorded, p, K-1) or (n_recorded, p, K)
         The iterates behind ``log_likelihood_history_`` (bias row last), recorded in the
-        solver loop (symmetric: L-BFGS's iterates in their own gauge, then the polish).
+        solver loop (symmetric: Newton-CG's iterates in their own gauge, then the exact
+        certificate's steps).
     n_iter_, converged_, separable_
 
     Notes
@@ -165,13 +140,19 @@ class SoftmaxRegression(ClassifierMixin, BaseEstimator):
         self.tol = tol
         self.coef_cap = coef_cap
 
-    def fit(self, X: object, y: object) -> SoftmaxRegression:
+    def fit(self, X: object, y: object, *, coef_init: object = None,
+            intercept_init: object = None) -> SoftmaxRegression:
         """Maximise the (penalised) log-likelihood in the chosen parametrisation.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,), at least two classes
+        coef_init : array-like of shape (K-1, n_features) or (K, n_features), optional
+            Warm start (the parametrisation's ``coef_`` shape, e.g. a previous fit's);
+            the histories begin there.
+        intercept_init : array-like of shape (K-1,) or (K,), optional
+            Warm start of the intercepts (with ``fit_intercept``; default zeros).
 
         Returns
         -------
@@ -182,12 +163,17 @@ class SoftmaxRegression(ClassifierMixin, BaseEstimator):
         X_arr, codes = validate_classification(self, X, y)
         K = self.classes_.size
         Xh, mask, scale = biased_design(X_arr, settings.fit_intercept, settings.lam)
+        q = K - 1 if param == "reference" else K
+        start = _warm_start(coef_init, intercept_init, X_arr.shape[1], q,
+                            settings.fit_intercept)
+        if start is not None:
+            start[:X_arr.shape[1]] *= scale
         if param == "reference":
             res = fit_by_newton(type(self).__name__, Xh, codes, CategoricalFamily(K), settings,
-                                mask, n_classes=K)
+                                mask, n_classes=K, coef_init=start)
             self.reference_class_ = self.classes_[-1]
         else:
-            res = self._fit_symmetric(Xh, codes, K, settings, mask)
+            res = self._fit_symmetric(Xh, codes, K, settings, mask, start)
             self.reference_class_ = None
         res.unscale(scale, X_arr.shape[1])
         B = res.coef  # (p, K-1) or (p, K)
@@ -197,43 +183,40 @@ class SoftmaxRegression(ClassifierMixin, BaseEstimator):
 
     @staticmethod
     def _fit_symmetric(Xh: np.ndarray, codes: np.ndarray, K: int, settings: LikelihoodSettings,
-                       mask: np.ndarray) -> NewtonResult:
+                       mask: np.ndarray, start: np.ndarray | None = None) -> NewtonResult:
         n, p = Xh.shape
         lam, tol = settings.lam, settings.tol
-        Y = np.zeros((n, K))
-        Y[np.arange(n), codes] = 1.0
-        res = NewtonResult(coef=np.zeros((p, K)))
+        res = fit_softmax_newton_cg(Xh, codes, K, lam=lam, mask=mask,
+                                    max_iter=settings.max_iter, tol=tol, coef_init=start)
+        if p * K <= EXACT_CERTIFICATE_SIZE:
+            # small enough to form the Hessian: certify by the exact Newton decrement
+            Y = np.zeros((n, K))
+            Y[np.arange(n), codes] = 1.0
+            penalty = lam * np.repeat(mask[:, None], K, axis=1)
 
-        def fun(theta: np.ndarray) -> tuple[float, np.ndarray]:
-            W = theta.reshape(p, K)
-            Z = Xh @ W
-            lse = logsumexp(Z, axis=1)
-            value = float(np.sum(lse) - np.sum(Z * Y)) + 0.5 * lam * float(
-                np.sum((mask[:, None] * W) ** 2))
-            grad = Xh.T @ (np.exp(Z - lse[:, None]) - Y) + lam * mask[:, None] * W
-            return value, grad.reshape(-1)
+            def fun(theta: np.ndarray) -> tuple[float, np.ndarray]:
+                W = theta.reshape(p, K)
+                Z = Xh @ W
+                lse = logsumexp(Z, axis=1)
+                value = float(np.sum(lse) - np.sum(Z * Y)) + 0.5 * float(np.sum(penalty * W * W))
+                grad = Xh.T @ (np.exp(Z - lse[:, None]) - Y) + penalty * W
+                return value, grad.reshape(-1)
 
-        def callback(theta: np.ndarray) -> None:
-            res.log_likelihood_history.append(-softmax_nll(theta.reshape(p, K), Xh, codes))
-            res.coef_history.append(theta.reshape(p, K).copy())
-
-        callback(np.zeros(p * K))
-        opt = scipy.optimize.minimize(
-            fun, np.zeros(p * K), jac=True, method="L-BFGS-B", callback=callback,
-            options={"maxiter": settings.max_iter, "gtol": tol * n, "ftol": 1e-15, "maxcor": 20},
-        )
-        theta, converged = _newton_polish(fun, opt.x, Xh, K, lam, mask, tol * n)
-        if not np.array_equal(theta, opt.x):
-            callback(theta)
-        W = theta.reshape(p, K)
-        W = W - W.mean(axis=1, keepdims=True)  # gauge: sum_k w_k = 0 (probabilities unchanged)
-        res.n_iter = int(opt.nit)
-        res.converged = converged
+            theta, res.converged, accepted = newton_polish(
+                fun, res.coef.reshape(-1), Xh, K, penalty, tol * n)
+            for point in accepted:
+                W = point.reshape(p, K)
+                res.log_likelihood_history.append(-softmax_nll(W, Xh, codes))
+                res.coef_history.append(W.copy())
+            res.coef = theta.reshape(p, K)
+        W = res.coef - res.coef.mean(axis=1, keepdims=True)  # gauge: sum_k w_k = 0
         eta = Xh @ (W[:, :-1] - W[:, -1:])  # the reference parametrisation's scores
         T = CategoricalFamily(K).sufficient_statistic(codes)
         if lam == 0 and all_strictly_separated(eta, T):
             res.separated, res.converged = True, False
-        warn_fit_outcome("SoftmaxRegression", res, f"L-BFGS did not converge: {opt.message}")
+        warn_fit_outcome("SoftmaxRegression", res,
+                         f"Newton-CG did not converge in {settings.max_iter} iterations; "
+                         "increase max_iter")
         res.coef = W
         return res
 
