@@ -38,7 +38,12 @@ from algorithms._validation import (
     check_real,
     make_rng,
 )
-from algorithms.reinforcement._mdp import TabularMDP, as_policy_matrix, make_simulator
+from algorithms.reinforcement._mdp import (
+    TabularMDP,
+    _Learner,
+    as_policy_matrix,
+    make_simulator,
+)
 from algorithms.reinforcement._td import BLOCK, MAX_EPISODES, MAX_PYTHON_STEPS, MAX_STEPS, _egreedy
 
 __all__ = ["LSTDResult", "LinearSarsa", "LinearTD", "LinearValueRegression", "lstd",
@@ -283,15 +288,7 @@ def _td_kernel(theta, Phi, draws, state, pi_cum, indptr, indices, cum, rewards, 
 # ---------------------------------------------------------------------------------------
 
 
-class _Base:
-    _params: tuple[str, ...] = ()
-
-    def get_params(self, deep: bool = True) -> dict:
-        return {k: getattr(self, k) for k in self._params}
-
-    def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={getattr(self, k)!r}" for k in self._params[:3])
-        return f"{type(self).__name__}({inner})"
+class _Base(_Learner):
 
     def _check_fitted(self) -> None:
         if not hasattr(self, "theta_"):
@@ -326,8 +323,6 @@ class LinearValueRegression(_Base):
     converged_ : bool (True: θ stayed finite)
     """
 
-    _params = ("alpha", "alpha_power", "n_steps", "random_state", "record_history",
-               "history_every")
 
     def __init__(self, *, alpha: float = 0.1, alpha_power: float = 0.6,
                  n_steps: int = 100_000, random_state=None, record_history: bool = False,
@@ -435,8 +430,6 @@ class LinearTD(_Base):
     converged_, diverged_ : bool
     """
 
-    _params = ("gamma", "alpha", "alpha_power", "n_steps", "max_episode_length", "start",
-               "random_state", "record_history", "history_every")
 
     def __init__(self, *, gamma: float = 0.9, alpha: float = 0.05, alpha_power: float = 0.0,
                  n_steps: int = 100_000, max_episode_length: int | None = None,
@@ -584,9 +577,6 @@ class LinearSarsa(_Base):
     history_ : dict of arrays (with ``record_history``; same fields as Sarsa's)
     """
 
-    _params = ("gamma", "alpha", "epsilon", "n_steps", "n_episodes", "alpha_power",
-               "epsilon_power", "max_episode_length", "start", "random_state",
-               "record_history")
 
     def __init__(self, *, gamma: float = 0.9, alpha: float = 0.1, epsilon: float = 0.1,
                  n_steps: int | None = None, n_episodes: int | None = None,

@@ -42,6 +42,7 @@ from algorithms._validation import (
     check_real,
     make_rng,
 )
+from algorithms.reinforcement._mdp import _Learner
 
 __all__ = [
     "BernoulliBandit",
@@ -267,24 +268,9 @@ def softmax_probabilities(Q, tau: float) -> np.ndarray:
 # ---------------------------------------------------------------------------------------
 
 
-class _BanditLearner:
+class _BanditLearner(_Learner):
     """Shared parts: parameters, the fitted traces, and the incremental update."""
 
-    _param_names: tuple[str, ...] = ()
-
-    def get_params(self, deep: bool = True) -> dict:
-        return {name: getattr(self, name) for name in self._param_names}
-
-    def set_params(self, **params) -> _BanditLearner:
-        for name, value in params.items():
-            if name not in self._param_names:
-                raise ValueError(f"{name} is not a parameter of {type(self).__name__}.")
-            setattr(self, name, value)
-        return self
-
-    def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
-        return f"{type(self).__name__}({inner})"
 
     def _finish(self, bandit: _Bandit, Q, counts, arms, rewards) -> None:
         self.Q_ = np.asarray(Q, dtype=np.float64)
@@ -349,7 +335,6 @@ class EpsilonGreedyBandit(_BanditLearner):
     ``Q(k) += (v - Q(k))/(count(k)+1)``, ``count(k) += 1``.
     """
 
-    _param_names = ("epsilon", "n_steps", "random_state")
 
     def __init__(self, *, epsilon=0.1, n_steps: int = 1000, random_state=None) -> None:
         self.epsilon = epsilon
@@ -409,7 +394,6 @@ class SoftmaxBandit(_BanditLearner):
     the cumulative sum at a uniform ``u``; ``v = R(k)``; then the update of Alg.2.
     """
 
-    _param_names = ("tau", "n_steps", "random_state", "record_history")
 
     def __init__(self, *, tau: float = 0.1, n_steps: int = 1000, random_state=None,
                  record_history: bool = False) -> None:

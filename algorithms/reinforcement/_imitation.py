@@ -57,7 +57,7 @@ from algorithms._validation import (
     validate_classification,
     validate_features,
 )
-from algorithms.reinforcement._mdp import TabularMDP, as_policy_matrix
+from algorithms.reinforcement._mdp import TabularMDP, _Learner, as_policy_matrix
 from algorithms.reinforcement._monte_carlo import Trajectory, sample_trajectory
 from algorithms.reinforcement._planning import value_iteration
 
@@ -383,7 +383,7 @@ def _forward_policy(mdp: TabularMDP, R_state: np.ndarray, gamma: float) -> np.nd
 # ---------------------------------------------------------------------------------------
 
 
-class InverseRL:
+class InverseRL(_Learner):
     """Iterative inverse reinforcement learning by feature-expectation matching
     (003 §14.6.2 (14.27)–(14.29), Alg.13).
 
@@ -445,10 +445,6 @@ class InverseRL:
         self.n_rollouts = n_rollouts
         self.horizon = horizon
         self.random_state = random_state
-
-    def get_params(self, deep: bool = True) -> dict:
-        return {k: getattr(self, k) for k in ("features", "gamma", "max_iter", "tol",
-                                               "n_rollouts", "horizon", "random_state")}
 
     def _policy_mu(self, mdp, pi, Phi_live, rng) -> np.ndarray:
         if self._n_rollouts is None:

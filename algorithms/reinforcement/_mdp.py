@@ -27,6 +27,7 @@ methods can both run on it.
 
 from __future__ import annotations
 
+import inspect
 import numbers
 from collections.abc import Sequence
 
@@ -302,6 +303,37 @@ class TabularMDP:
         kind = "sparse" if self.is_sparse else "dense"
         return (f"TabularMDP(n_states={self.n_states}, n_actions={self.n_actions}, "
                 f"{kind}, {int(self.terminal.sum())} terminal)")
+
+
+class _Learner:
+    """Base of the family's learners that sample an environment (not scikit-learn
+    estimators: they learn from an environment, not from a feature table).
+
+    The hyperparameters are the keyword arguments of ``__init__``, stored unchanged;
+    ``get_params``/``set_params``/``repr`` follow scikit-learn's conventions.
+    """
+
+    @classmethod
+    def _param_names(cls) -> tuple[str, ...]:
+        sig = inspect.signature(cls.__init__)
+        return tuple(name for name, p in sig.parameters.items()
+                     if name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+
+    def get_params(self, deep: bool = True) -> dict:
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params):
+        names = self._param_names()
+        for name, value in params.items():
+            if name not in names:
+                raise ValueError(f"{name} is not a parameter of {type(self).__name__}.")
+            setattr(self, name, value)
+        return self
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items()
+                          if not isinstance(v, np.ndarray))
+        return f"{type(self).__name__}({inner})"
 
 
 # ---------------------------------------------------------------------------------------

@@ -45,6 +45,7 @@ from algorithms._validation import (
 )
 from algorithms.reinforcement._mdp import (
     TabularMDP,
+    _Learner,
     as_policy_matrix,
     make_simulator,
 )
@@ -306,22 +307,7 @@ def _returns(r: np.ndarray, rho: np.ndarray | None) -> np.ndarray:
 # ---------------------------------------------------------------------------------------
 
 
-class _MonteCarlo:
-    _param_names: tuple[str, ...] = ()
-
-    def get_params(self, deep: bool = True) -> dict:
-        return {name: getattr(self, name) for name in self._param_names}
-
-    def set_params(self, **params):
-        for name, value in params.items():
-            if name not in self._param_names:
-                raise ValueError(f"{name} is not a parameter of {type(self).__name__}.")
-            setattr(self, name, value)
-        return self
-
-    def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
-        return f"{type(self).__name__}({inner})"
+class _MonteCarlo(_Learner):
 
     def _common(self, env):
         S, A = _check_env(env)
@@ -441,8 +427,6 @@ class OnPolicyMonteCarlo(_MonteCarlo):
     n_episodes_ : int
     """
 
-    _param_names = ("horizon", "epsilon", "n_episodes", "first_visit", "improve",
-                    "random_state", "start")
 
     def __init__(self, *, horizon: int = 10, epsilon: float = 0.1, n_episodes: int = 1000,
                  first_visit: bool = False, improve: bool = True, random_state=None,
@@ -526,8 +510,6 @@ class OffPolicyMonteCarlo(_MonteCarlo):
         The weighted ``R_0`` of every episode.
     """
 
-    _param_names = ("horizon", "epsilon", "n_episodes", "weighting", "improve",
-                    "random_state", "start")
 
     def __init__(self, *, horizon: int = 10, epsilon: float = 0.1, n_episodes: int = 1000,
                  weighting: str = "ordinary", improve: bool = True, random_state=None,

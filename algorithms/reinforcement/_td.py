@@ -32,7 +32,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning, NotFittedError
 
 from algorithms._validation import InvalidArgumentError, check_bool, check_int, check_real, make_rng
-from algorithms.reinforcement._mdp import TabularMDP, make_simulator
+from algorithms.reinforcement._mdp import TabularMDP, _Learner, make_simulator
 
 __all__ = ["QLearning", "Sarsa"]
 
@@ -168,7 +168,7 @@ def _run_block(Q, n_sa, n_x, draws, state, indptr, indices, cum, rewards, termin
 # ---------------------------------------------------------------------------------------
 
 
-class _TDControl:
+class _TDControl(_Learner):
     """Shared machinery of :class:`Sarsa` and :class:`QLearning`."""
 
     _qlearning = False
@@ -191,16 +191,6 @@ class _TDControl:
         self.random_state = random_state
         self.record_history = record_history
         self.compiled = compiled
-
-    def get_params(self, deep: bool = True) -> dict:
-        names = ("gamma", "alpha", "epsilon", "n_steps", "n_episodes", "alpha_power",
-                 "epsilon_power", "max_episode_length", "start", "random_state",
-                 "record_history", "compiled")
-        return {k: getattr(self, k) for k in names}
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(gamma={self.gamma}, alpha={self.alpha}, " \
-               f"epsilon={self.epsilon})"
 
     # -- validation ------------------------------------------------------------------
     def _validate(self):
