@@ -47,7 +47,7 @@ from algorithms.kernels import (
     PolynomialKernel,
     SigmoidKernel,
 )
-from algorithms.svm._smo_solver import _pair_step, face_newton_step
+from algorithms.svm._smo_solver import MAX_POLISH_FREE, _pair_step, face_newton_step
 
 #: The two-variable update, compiled from its readable Python definition.
 pair_step_nb = numba.njit(cache=True)(_pair_step)
@@ -450,6 +450,11 @@ def _kernel_kind(kernel, X: np.ndarray) -> tuple[int, np.ndarray]:
     return kind, np.concatenate([np.asarray(params, dtype=np.float64), sq])
 
 
+#: Further face Newton steps on the smaller face after a blocked one (see _face_step).
+FACE_RETRIES = 3
+#: As the Python solver's MAX_POLISH_FREE.
+MAX_FACE_FREE = MAX_POLISH_FREE
+
 #: Pair updates recorded per call of the compiled loop (the history comes back in chunks).
 HISTORY_CHUNK = 1 << 16
 
@@ -525,36 +530,46 @@ class CompiledSMO:
                          f"(column {bad}); rescale X")
 
     def _face_step(self, history: list, polish_steps: list, total: int) -> int:
-        """A face Newton step (see :func:`face_newton_step`) on the current free set."""
+        """Face Newton steps (see :func:`face_newton_step`) on the current free set; when
+        one is blocked by a variable reaching its bound, again on the smaller face (at
+        most :data:`FACE_RETRIES` more times), so that a variable that blocks every step
+        does not leave the solver creeping between pair updates and clipped face steps.
+        Each step is recorded like a pair update (one history entry)."""
         beta, z, p, upper = self.beta, self.z, self.p, self.upper
-        free = np.flatnonzero((beta > 0) & (beta < upper))
-        Kt_free = np.empty((z.shape[0], free.shape[0]))
-        for k, s in enumerate(free):
-            Kt_free[:, k] = self._column(int(self.point[s]))[self.point]
-        new = face_newton_step(beta, z, p, upper, free, Kt_free)
-        if new is None:
-            return total
-        zF = z[free]
-        delta = new - beta[free]
-        gF = zF * (Kt_free.T @ (z * beta)) + p[free]
-        zd = zF * delta
-        change = float(gF @ delta + 0.5 * zd @ (Kt_free[free] @ zd))
-        beta[free] = new
-        self.G[:] += z * (Kt_free @ zd)
-        reached = new >= upper[free]
-        if np.any(reached):
-            self.G_bar[:] += z * (Kt_free[:, reached] @ (zF[reached] * upper[free][reached]))
-        self.T[I_FLAG, free] = [flag_of(zt, bt, ut)
-                                for zt, bt, ut in zip(zF, new, upper[free], strict=True)]
-        self.fst[F_OBJECTIVE] += change
-        history.append(np.array([self.fst[F_OBJECTIVE]]))
-        polish_steps.append(total)
-        if np.any((new <= 0) | reached):  # a blocking variable left the face
-            self.ist[S_PATIENCE] = self.ist[S_FLOOR]
-        return total + 1
+        for _ in range(1 + FACE_RETRIES):
+            free = np.flatnonzero((beta > 0) & (beta < upper))
+            if not 1 < free.shape[0] <= MAX_FACE_FREE:
+                return total
+            Kt_free = np.empty((z.shape[0], free.shape[0]))
+            for k, s in enumerate(free):
+                Kt_free[:, k] = self._column(int(self.point[s]))[self.point]
+            new = face_newton_step(beta, z, p, upper, free, Kt_free)
+            if new is None:
+                return total
+            zF = z[free]
+            delta = new - beta[free]
+            gF = zF * (Kt_free.T @ (z * beta)) + p[free]
+            zd = zF * delta
+            change = float(gF @ delta + 0.5 * zd @ (Kt_free[free] @ zd))
+            beta[free] = new
+            self.G[:] += z * (Kt_free @ zd)
+            reached = new >= upper[free]
+            if np.any(reached):
+                self.G_bar[:] += z * (Kt_free[:, reached] @ (zF[reached]
+                                                             * upper[free][reached]))
+            self.T[I_FLAG, free] = [flag_of(zt, bt, ut)
+                                    for zt, bt, ut in zip(zF, new, upper[free], strict=True)]
+            self.fst[F_OBJECTIVE] += change
+            history.append(np.array([self.fst[F_OBJECTIVE]]))
+            polish_steps.append(total)
+            total += 1
+            if not np.any((new <= 0) | reached):  # unblocked: the face minimum
+                return total
+            self.ist[S_PATIENCE] = self.ist[S_FLOOR]  # a blocking variable left the face
+        return total
 
     def run(self, *, tol: float, max_iter: int, working_set: str, polish: bool,
-            max_polish_free: int):
+            max_polish_free: int, shrinking: bool = True):
         """Run to the end; returns ``(beta, G, n_iter, converged, violation, history,
         polish_steps)`` in the original order of the variables, ``G`` valid for all."""
         hist = np.empty(min(max_iter, HISTORY_CHUNK) + 1)
@@ -565,7 +580,7 @@ class CompiledSMO:
             code = run_smo(self.V, self.T, self.kind, self.par, self.X, self.buf,
                            self.slot_of, self.point_of, self.prev, self.nxt, self.ist,
                            self.fst, hist, float(tol), int(max_iter),
-                           working_set == "second_order", True, bool(polish),
+                           working_set == "second_order", bool(shrinking), bool(polish),
                            int(max_polish_free))
             k = int(self.ist[S_HIST])
             history.append(hist[:k].copy())
