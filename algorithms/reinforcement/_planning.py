@@ -210,7 +210,7 @@ def _finite(arr: np.ndarray, what: str) -> np.ndarray:
     return arr
 
 
-def _tie_atol(Q: np.ndarray, extra: float = 0.0) -> float:
+def _tie_atol(Q: np.ndarray, extra: float) -> float:
     return _TIE_RTOL * max(1.0, float(np.max(np.abs(Q)))) + extra
 
 
