@@ -140,8 +140,14 @@ def fit_logistic_newton(
         res.objective_history.append(obj)
         res.coef_history.append(bt[:, None].copy())
 
-    ll, obj = ws.objective(*split(beta), lam)
-    ws.accept()
+    if beta.any():
+        ll, obj = ws.objective(*split(beta), lam)
+        ws.accept()
+    else:  # the usual start: every score is 0, every term ln 2, e^{-|z|} = 1
+        ws.eta.fill(0.0)
+        ws.e.fill(1.0)
+        ll = -n * float(np.log(2.0))
+        obj = -ll
     record(beta, ll, obj)
     scaled = None  # X diag(sqrt(v)), allocated once, rewritten in place
     H = np.empty((p, p))

@@ -323,10 +323,11 @@ def scaled_design(X: np.ndarray, lam: float = 0.0) -> tuple[np.ndarray, float]:
     two :func:`biased_design` chooses (1 unless ``lam = 0`` and the features' magnitude is
     extreme); with ``lam > 0``, ``X`` is refused if the sums of its squares overflow."""
     scale = 1.0
-    top = max(float(X.max()), -float(X.min())) if X.size else 0.0
     if lam > 0:
         check_squares_representable(X, "X")
-    elif top > 0 and not 2.0**-SCALE_EXPONENT <= top <= 2.0**SCALE_EXPONENT:
+        return X, scale
+    top = max(float(X.max()), -float(X.min())) if X.size else 0.0
+    if top > 0 and not 2.0**-SCALE_EXPONENT <= top <= 2.0**SCALE_EXPONENT:
         scale = 2.0 ** round(np.log2(top))
         X = X / scale
     return X, scale
