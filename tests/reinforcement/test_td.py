@@ -237,3 +237,23 @@ def test_value_regression_exact_in_the_span():
     assert np.allclose(model.theta_, theta, atol=1e-6)
     assert model.theta_history_.shape == (5, 2)
     assert np.allclose(model.predict(F), F @ theta, atol=1e-5)
+
+
+def test_linear_td_episode_cap_restarts_from_the_start_state():
+    # a deterministic chain 0 -> 1 -> 2 -> 3 (absorbing), reward 1 per move: with episodes
+    # cut after one step, only state 0 is ever updated (one-hot features: theta = V)
+    S = 4
+    P = np.zeros((1, S, S))
+    for x in range(S - 1):
+        P[0, x, x + 1] = 1.0
+    P[0, S - 1, S - 1] = 1.0
+    R = np.ones((1, S))
+    R[0, S - 1] = 0.0
+    chain = TabularMDP(P, R, initial=0)
+    policy = np.zeros(S, dtype=int)
+    capped = LinearTD(gamma=0.5, alpha=0.5, n_steps=200, max_episode_length=1,
+                      random_state=0).fit(chain, policy, np.eye(S))
+    assert capped.theta_[0] > 0 and np.all(capped.theta_[1:] == 0.0)
+    free = LinearTD(gamma=0.5, alpha=0.5, n_steps=200, random_state=0).fit(
+        chain, policy, np.eye(S))
+    assert np.all(free.theta_[1:3] > 0)
