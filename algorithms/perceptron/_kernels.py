@@ -17,8 +17,8 @@ __all__ = ["dual_passes", "pla_passes", "pocket_iterations"]
 
 
 @kernel
-def pla_passes(Z, steps, order, n_passes, w_hat, record, idx, margins, history, count,
-               per_pass, n_pass):
+def pla_passes(Z, steps, order, n_passes, passes_left, w_hat, record, idx, margins, history,
+               count, per_pass, n_pass):
     """Up to ``n_passes`` PLA passes visiting ``order``; stops after a clean pass.
 
     A visit of sample ``i`` is a mistake when ``Z[i] . w_hat <= 0`` (``Z_i = y_i x_hat_i``);
@@ -26,15 +26,23 @@ def pla_passes(Z, steps, order, n_passes, w_hat, record, idx, margins, history, 
     ``record``) the new iterate are appended to ``idx``, ``margins`` and ``history`` (row
     ``count + 1``; row 0 is the start). ``per_pass`` gets the pass's update count.
     ``w_hat`` is updated in place; returns the possibly reallocated buffers, the new
-    ``count`` and ``n_pass``, and whether a pass was clean.
+    ``count`` and ``n_pass``, and whether a pass was clean. ``passes_left`` (the passes
+    the run may still make, this call's included) only sizes the buffers.
     """
     n = order.shape[0]
-    for _ in range(n_passes):
-        # a pass makes at most n updates: room for them first, none in the loop
-        idx = grown(idx, count + n)
-        margins = grown(margins, count + n)
-        if record:
-            history = grown_rows(history, count + n + 1)
+    for k in range(n_passes):
+        # A pass makes at most n updates: room for them first, none in the loop. When a
+        # buffer must grow, it grows to the updates expected at the rate seen so far (at
+        # most 16x at once): one large allocation instead of a chain of doublings, whose
+        # fresh pages cost more than the loop itself on a long history.
+        need = count + n  # entries of idx and margins; history needs one row more
+        if idx.shape[0] < need or (record and history.shape[0] < need + 1):
+            expected = need + (count // max(n_pass, 1)) * max(passes_left - k, 1)
+            target = min(max(need, expected), max(need, 16 * idx.shape[0]))
+            idx = grown(idx, target)  # each buffer is grown to the target if shorter
+            margins = grown(margins, target)
+            if record:
+                history = grown_rows(history, target + 1)
         made = 0
         for p in range(n):
             i = order[p]

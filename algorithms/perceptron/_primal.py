@@ -125,8 +125,8 @@ def compiled_pla(Z: np.ndarray, steps: np.ndarray, w_hat0: np.ndarray,
     while not converged and n_pass < max_iter:
         order, n_passes = next(batches)
         idx, margins, history, per_pass, count, n_pass, converged = pla_passes(
-            Z, steps, order, n_passes, w_hat, record, idx, margins, history, count,
-            per_pass, n_pass)
+            Z, steps, order, n_passes, max_iter - n_pass, w_hat, record, idx, margins,
+            history, count, per_pass, n_pass)
         if orders is None:
             break
     # Views, not copies: a buffer is at least half full (it doubles), and copying a long
