@@ -291,8 +291,15 @@ def _fmt_gap(gap: float | None) -> str:
     return f"{gap:.1e}" if gap and math.isfinite(gap) else f"{gap:g}"
 
 
+def _fmt_value(value: Any) -> str:
+    """A param as text; a callable by its name (no memory address in a table)."""
+    if callable(value):
+        return f"{getattr(value, '__name__', type(value).__name__)}()"
+    return str(value)
+
+
 def _fmt_params(params: dict) -> str:
-    return ", ".join(f"{k}={v}" for k, v in params.items())
+    return ", ".join(f"{k}={_fmt_value(v)}" for k, v in params.items())
 
 
 def _cell(text: str) -> str:
@@ -341,7 +348,7 @@ def _jsonable(value: Any) -> Any:
         return _jsonable(value.item())
     if isinstance(value, float):
         return value
-    return str(value)
+    return _fmt_value(value)
 
 
 def build_document(results: Sequence[CaseResult], machine: dict, *, quick: bool,
