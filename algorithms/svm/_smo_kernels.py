@@ -140,10 +140,11 @@ def get_column(pt, kind, par, X, buf, slot_of, point_of, prev, nxt, ist):
     """The cache slot (row of ``buf``) holding the kernel column of point ``pt``; computed
     into the least recently used slot if absent. -1 if a kernel value is not finite."""
     s = slot_of[pt]
-    if ist[S_FULL] == 1:
-        if s >= 0:
+    if ist[S_FULL] == 1:  # no eviction; slots handed out in order, so that the memory
+        if s >= 0:        # touched is a compact prefix of the buffer
             return s
-        s = pt
+        s = ist[S_USED]
+        ist[S_USED] += 1
     elif s >= 0:
         ist[S_HITS] += 1
         if ist[S_HEAD] != s:
