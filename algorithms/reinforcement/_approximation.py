@@ -44,7 +44,13 @@ from algorithms.reinforcement._mdp import (
     as_policy_matrix,
     make_simulator,
 )
-from algorithms.reinforcement._td import BLOCK, MAX_EPISODES, MAX_PYTHON_STEPS, MAX_STEPS, _egreedy
+from algorithms.reinforcement._td import (
+    BLOCK,
+    MAX_PYTHON_STEPS,
+    MAX_STEPS,
+    _egreedy,
+    validate_sarsa_hyperparameters,
+)
 
 __all__ = ["LSTDResult", "LinearSarsa", "LinearTD", "LinearValueRegression", "lstd",
            "on_policy_distribution"]
@@ -296,7 +302,19 @@ class _Base(_Learner):
                                  "call fit first.")
 
 
-class LinearValueRegression(_Base):
+class _LinearValue(_Base):
+    """A fitted linear state-value function ``V_θ(x) = θᵀφ(x)`` (003 §14.5 (14.22))."""
+
+    def predict(self, features) -> np.ndarray:
+        """``V_θ(x) = θᵀφ(x)`` for each row of ``features``."""
+        self._check_fitted()
+        Phi = check_array_argument(features, "features", ndim=2, real=True)
+        if Phi.shape[1] != self.theta_.shape[0]:
+            raise ValueError(f"features must have {self.theta_.shape[0]} columns.")
+        return Phi @ self.theta_
+
+
+class LinearValueRegression(_LinearValue):
     """SGD on the weighted squared error (14.23) with known values (003 §14.5 (14.25)).
 
     Each step draws a state ``x ~ d`` and applies ``θ ← θ + α_t (V^π(x) − θᵀφ(x)) φ(x)``
@@ -385,16 +403,9 @@ class LinearValueRegression(_Base):
             self.theta_history_ = np.array(history) * scale
         return self
 
-    def predict(self, features) -> np.ndarray:
-        """``V_θ(x) = θᵀφ(x)`` for each row of ``features``."""
-        self._check_fitted()
-        Phi = check_array_argument(features, "features", ndim=2, real=True)
-        if Phi.shape[1] != self.theta_.shape[0]:
-            raise ValueError(f"features must have {self.theta_.shape[0]} columns.")
-        return Phi @ self.theta_
 
 
-class LinearTD(_Base):
+class LinearTD(_LinearValue):
     """Linear TD(0) policy evaluation (003 §14.5 (14.22), (14.26)).
 
     Follows ``policy`` in ``env`` (one long trajectory; episodes restart from the start
@@ -534,13 +545,6 @@ class LinearTD(_Base):
             self.theta_history_ = np.array(history)
         return self
 
-    def predict(self, features) -> np.ndarray:
-        """``V_θ(x) = θᵀφ(x)`` for each row of ``features``."""
-        self._check_fitted()
-        Phi = check_array_argument(features, "features", ndim=2, real=True)
-        if Phi.shape[1] != self.theta_.shape[0]:
-            raise ValueError(f"features must have {self.theta_.shape[0]} columns.")
-        return Phi @ self.theta_
 
 
 class LinearSarsa(_Base):
@@ -597,20 +601,9 @@ class LinearSarsa(_Base):
 
     def fit(self, env, features) -> LinearSarsa:
         """Learn θ in ``env`` (TabularMDP or gymnasium env) with state features (S, d)."""
-        gamma = check_real(self.gamma, "gamma", low=0.0, high=1.0, high_open=True)
-        alpha = check_real(self.alpha, "alpha", low=0.0, low_open=True)
-        epsilon = check_real(self.epsilon, "epsilon", low=0.0, high=1.0)
-        omega = check_real(self.alpha_power, "alpha_power", low=0.0, high=1.0)
-        psi = check_real(self.epsilon_power, "epsilon_power", low=0.0, high=1.0)
-        max_len = check_int(self.max_episode_length, "max_episode_length", low=1,
-                            high=MAX_STEPS)
-        n_episodes = (None if self.n_episodes is None else
-                      check_int(self.n_episodes, "n_episodes", low=1, high=MAX_EPISODES))
-        if self.n_steps is None:
-            n_steps = 10_000 if n_episodes is None else MAX_PYTHON_STEPS
-        else:
-            n_steps = check_int(self.n_steps, "n_steps", low=1, high=MAX_PYTHON_STEPS)
-        record = check_bool(self.record_history, "record_history")
+        (gamma, alpha, epsilon, omega, psi, max_len, n_episodes, n_steps,
+         record) = validate_sarsa_hyperparameters(self, step_cap=MAX_PYTHON_STEPS,
+                                                  length_cap=MAX_STEPS)
         rng = make_rng(self.random_state)
         is_mdp = isinstance(env, TabularMDP)
         if is_mdp:

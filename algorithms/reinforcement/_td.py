@@ -168,6 +168,27 @@ def _run_block(Q, n_sa, n_x, draws, state, indptr, indices, cum, rewards, termin
 # ---------------------------------------------------------------------------------------
 
 
+def validate_sarsa_hyperparameters(est, *, step_cap: int, length_cap: int) -> tuple:
+    """The hyperparameters shared by the Sarsa-type learners (tabular and linear), checked:
+    ``(gamma, alpha, epsilon, alpha_power, epsilon_power, max_episode_length, n_episodes,
+    n_steps, record_history)``; ``n_steps`` defaults to 10 000, or to ``step_cap`` when
+    episodes are counted instead."""
+    gamma = check_real(est.gamma, "gamma", low=0.0, high=1.0, high_open=True)
+    alpha = check_real(est.alpha, "alpha", low=0.0, low_open=True)
+    epsilon = check_real(est.epsilon, "epsilon", low=0.0, high=1.0)
+    omega = check_real(est.alpha_power, "alpha_power", low=0.0, high=1.0)
+    psi = check_real(est.epsilon_power, "epsilon_power", low=0.0, high=1.0)
+    max_len = check_int(est.max_episode_length, "max_episode_length", low=1, high=length_cap)
+    n_episodes = (None if est.n_episodes is None else
+                  check_int(est.n_episodes, "n_episodes", low=1, high=MAX_EPISODES))
+    if est.n_steps is None:
+        n_steps = 10_000 if n_episodes is None else step_cap
+    else:
+        n_steps = check_int(est.n_steps, "n_steps", low=1, high=step_cap)
+    record = check_bool(est.record_history, "record_history")
+    return gamma, alpha, epsilon, omega, psi, max_len, n_episodes, n_steps, record
+
+
 class _TDControl(_Learner):
     """Shared machinery of :class:`Sarsa` and :class:`QLearning`."""
 
@@ -194,22 +215,9 @@ class _TDControl(_Learner):
 
     # -- validation ------------------------------------------------------------------
     def _validate(self):
-        gamma = check_real(self.gamma, "gamma", low=0.0, high=1.0, high_open=True)
-        alpha = check_real(self.alpha, "alpha", low=0.0, low_open=True)
-        epsilon = check_real(self.epsilon, "epsilon", low=0.0, high=1.0)
-        omega = check_real(self.alpha_power, "alpha_power", low=0.0, high=1.0)
-        psi = check_real(self.epsilon_power, "epsilon_power", low=0.0, high=1.0)
-        max_len = check_int(self.max_episode_length, "max_episode_length", low=1,
-                            high=MAX_EPISODE_LENGTH)
-        n_episodes = (None if self.n_episodes is None else
-                      check_int(self.n_episodes, "n_episodes", low=1, high=MAX_EPISODES))
-        if self.n_steps is None:
-            n_steps = 10_000 if n_episodes is None else MAX_STEPS
-        else:
-            n_steps = check_int(self.n_steps, "n_steps", low=1, high=MAX_STEPS)
-        record = check_bool(self.record_history, "record_history")
-        compiled = check_bool(self.compiled, "compiled")
-        return gamma, alpha, epsilon, omega, psi, max_len, n_episodes, n_steps, record, compiled
+        params = validate_sarsa_hyperparameters(self, step_cap=MAX_STEPS,
+                                                length_cap=MAX_EPISODE_LENGTH)
+        return (*params, check_bool(self.compiled, "compiled"))
 
     # -- fitting ---------------------------------------------------------------------
     def fit(self, env) -> _TDControl:
