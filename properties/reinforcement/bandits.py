@@ -226,7 +226,7 @@ def check_decaying_exploration(learner, checkpoints) -> None:
     "with ε_t = 1/√t exploration never stops (the count of exploratory pulls grows "
     "without bound, like 2√T) while its fraction of the pulls tends to 0.",
     method=Method.SIMULATION,
-    tags=("reinforcement", "bandit", "exploration"),
+    tags=("reinforcement", "bandit", "exploration", "bound"),
 )
 def eps_greedy_exploration(rng, scale):
     for eps, means in [(0.1, [0.2, 0.5, 0.8]), (0.3, [0.9, 0.1, 0.5, 0.45])]:
