@@ -247,6 +247,65 @@ def k_extremes(rng, scale):
                                    label=f"k=1: P(root on x_{j}) (lower)")
 
 
+def log2_k(d: int) -> int:
+    """The notes' recommended k = log2 d as a count of attributes: rounded down, at least 1."""
+    return max(1, d.bit_length() - 1)
+
+
+#: Attribute counts d of the simulation and the k = log2 d they give: d = 6 separates the
+#: rounded-down k = 2 from a rounded-up 3, d = 8 separates log2 8 = 3 from sqrt(8) -> 2.
+SIMULATED_D = (6, 8)
+
+
+@claim(
+    id="rf.default_k_log2",
+    source="003 §6.3.2; 003 §2.7 (rules 1-3)",
+    statement="A random forest left at its defaults follows the recipe of the notes with "
+    "their recommended k = log2 d (rounded down, at least 1): every tree is grown on a "
+    "bootstrap sample of m draws from D, fully and without pruning, and at every node draws "
+    "k of the d attributes and splits on the best of them. So when one attribute alone "
+    "separates the classes, a tree's root tests it exactly when it is among the k drawn: "
+    "with probability k/d (1/3 at d = 6, 3/8 at d = 8).",
+    method=Method.SIMULATION,
+    tags=("ensembles", "random-forest", "statistical"),
+)
+def default_k_log2(rng, scale):
+    # the k each tree records, for d from 1 to 70 (log2 d exact at the powers of two)
+    for d in (1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 70):
+        X = rng.normal(size=(12, d))
+        forest = RandomForestClassifier(2, random_state=rng).fit(X, np.arange(12) % 2)
+        got = {t.max_features_ for t in forest.estimators_}
+        assert got == {log2_k(d)}, f"d = {d}: the trees draw {got} attributes, not {log2_k(d)}"
+    # rules 1 and 3: bootstrap samples of size m; trees grown until they fit their sample
+    m = 40
+    X = rng.normal(size=(m, 5))
+    y = rng.integers(0, 3, size=m)  # labels unrelated to X: only full growth fits them
+    forest = RandomForestClassifier(6, random_state=rng).fit(X, y)
+    counts = forest.in_bag_counts_
+    assert np.all(counts.sum(axis=1) == m), "a bootstrap sample is not of size m"
+    assert np.all(counts.max(axis=1) >= 2), "no example drawn twice: not a bootstrap"
+    for tree, c in zip(forest.estimators_, counts, strict=True):
+        inbag = c > 0
+        assert np.array_equal(tree.predict(X[inbag]), y[inbag]), (
+            "a tree does not fit its bootstrap sample: not grown fully")
+    # the k drawn per node, by its effect: the separating attribute x_0 wins when drawn
+    for d in SIMULATED_D:
+        check_root_share(rng, d, 600 * scale, log2_k(d))
+
+
+def check_root_share(rng, d: int, T: int, k: int) -> None:
+    """A default forest of ``T`` trees on ``d`` attributes, x_0 alone separating the
+    classes: its share of roots on x_0 is k/d, both ways at the suite's confidence."""
+    X = rng.normal(size=(60, d))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    forest = RandomForestClassifier(T, random_state=rng).fit(X, y)
+    hits = sum(int(t.tree_.feature[0] == 0) for t in forest.estimators_)
+    claimed = k / d
+    evidence.record(f"d = {d}: share of roots on x_0 (claimed {claimed:.4f})", hits / T)
+    check_probability_at_most(hits, T, claimed, label=f"d = {d}: P(root on x_0)")
+    check_probability_at_least(hits, T, claimed, label=f"d = {d}: P(root on x_0) (lower)")
+
+
 @claim(
     id="rf.identical_without_bootstrap_as_written",
     source="003 §2.7 (rule 1)",

@@ -82,13 +82,17 @@ def cart_binary_argmin(data):
     id="tree.c45_gain_ratio_argmax",
     source="003 §2.2.2 (2.4)",
     statement="C4.5 splits on the attribute of largest gain ratio Gain/IV; with the "
-    "heuristic, only among attributes whose gain is at least the average gain.",
+    "heuristic, only among attributes whose gain is at least the average gain. Also when "
+    "every split is binary: a discrete attribute is then cut into its bipartition of "
+    "largest gain (as a continuous one at its threshold of largest gain, (2.8)), and IV is "
+    "that of the two-way split.",
     method=Method.REFERENCE,
     tags=("trees", "split"),
 )
-@given(data=mixed_datasets, above=st.booleans())
-def c45_gain_ratio_argmax(data, above):
-    check_root_choice(data, "gain_ratio", above_average_gain=above, every_node=True)
+@given(data=mixed_datasets, above=st.booleans(), binary=st.booleans())
+def c45_gain_ratio_argmax(data, above, binary):
+    check_root_choice(data, "gain_ratio", above_average_gain=above, every_node=True,
+                      binary=binary)
 
 
 # ---------------------------------------------------------------------------

@@ -126,9 +126,11 @@ def continuous_datasets(
 
 
 @st.composite
-def missing_datasets(draw: st.DrawFn, *, discrete: bool | None = None) -> TreeData:
+def missing_datasets(draw: st.DrawFn, *, discrete: bool | None = None,
+                     blank_column: bool = False) -> TreeData:
     """Discrete or continuous data with a drawn fraction of entries set missing (NaN);
-    every column keeps at least one known value."""
+    every column keeps at least one known value, except that with ``blank_column`` the
+    last column may be drawn missing throughout (no known value: rho = 0)."""
     if discrete is None:
         discrete = draw(st.booleans())
     data = draw(discrete_datasets() if discrete else continuous_datasets())
@@ -136,6 +138,8 @@ def missing_datasets(draw: st.DrawFn, *, discrete: bool | None = None) -> TreeDa
     rate = draw(st.sampled_from([0.1, 0.3, 0.6]))
     mask = draw(hnp.arrays(np.float64, (n, d), elements=st.floats(0, 1))) < rate
     mask[0] = False
+    if blank_column and draw(st.booleans()):
+        mask[:, -1] = True
     X = data.X.copy()
     X[mask] = np.nan
     return TreeData(X, data.y, data.discrete, data.w)

@@ -20,7 +20,12 @@ from algorithms.ensembles import (
 from algorithms.trees import DecisionTreeClassifier
 from mltheory.stats import check_probability_at_least, check_probability_at_most
 from mltheory.testing import assert_holds, assert_refutes
-from properties.ensembles.bagging import check_error_monotone, linear_rule
+from properties.ensembles.bagging import (
+    check_error_monotone,
+    check_root_share,
+    linear_rule,
+    log2_k,
+)
 from properties.ensembles.boosting import fit_boost
 from properties.ensembles.strategies import (
     binary_datasets,
@@ -394,6 +399,15 @@ def test_root_split_uniformity_refutes_k_equal_d():
 
     assert_refutes(best_attribute)
 
+
+
+@pytest.mark.parametrize(("d", "k"), [(6, 3), (8, 2), (8, 8)],
+                         ids=["log2-rounded-up", "sqrt-d", "k-equal-d"])
+def test_root_share_check_refutes_another_k(d, k):
+    """``rf.default_k_log2``'s simulation tells k = log2 d from the rounded-up log2 d, from
+    sqrt(d) (d = 8) and from all d attributes."""
+    assert k != log2_k(d)
+    assert_refutes(lambda rng, scale: check_root_share(rng, d, 600 * scale, k))
 
 def test_bagging_vote_is_not_the_first_member():
     # sanity of the multiclass check: a single member's predictions differ from the vote
