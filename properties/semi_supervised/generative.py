@@ -3,11 +3,14 @@
 Every iterate the EM loop recorded is checked against formulas written here from the
 notes with Gaussian densities written here too (no library code): the log-likelihood (11.4), the
 responsibilities (11.5) and the M-step (11.6). The claims use the notes' exact M-step
-(``reg_covar = 0``); each class has at least ``n + 2`` labelled samples in general
+(``reg_covar = 0``), and ``ssl.generative_classify_11_2_11_3`` bounds how far the
+default jitter moves a fit from it; each class has at least ``n + 2`` labelled samples in general
 position, so every covariance stays positive definite.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 from hypothesis import given
@@ -30,6 +33,12 @@ from properties.semi_supervised.strategies import gaussian_classes
 #: relative; the two computations factor the covariance differently (LU vs Cholesky).
 DENSITY_AGREEMENT = Tolerance(1e-9, 1e-9, "two computations of the same Gaussian "
                               "log-densities (LU solve vs Cholesky factor)")
+
+
+#: What the default ``SemiSupervisedGaussianMixture()`` may add to each covariance
+#: diagonal beyond the M-step (11.6): its documented ``reg_covar`` jitter of 1e-6, a
+#: numerical safeguard the notes' M-step does not have (their value is 0).
+DEFAULT_JITTER = 1e-6
 
 
 def gaussian_logpdf(X: np.ndarray, mean: np.ndarray, cov: np.ndarray) -> np.ndarray:
@@ -168,6 +177,31 @@ def check_classification(X: np.ndarray, codes: np.ndarray) -> None:
                      LINEAR_ALGEBRA, scale=1.0, context="all labelled, covariance: ",
                      label="all labelled: MLE")
         assert abs(full.weights_[i] - mine.shape[0] / lab.sum()) <= 1e-12
+    check_default_jitter(X[lab], codes[lab])
+
+
+def check_default_jitter(X: np.ndarray, codes: np.ndarray,
+                         make: Callable[[], SemiSupervisedGaussianMixture]
+                         = SemiSupervisedGaussianMixture) -> None:
+    """All samples labelled, the estimator as ``make()`` builds it (by default with its
+    default settings): its covariances are the class-wise maximum-likelihood ones, except
+    that each diagonal entry may exceed them by at most :data:`DEFAULT_JITTER`."""
+    est = make().fit(X, codes)
+    for i in range(est.classes_.shape[0]):
+        mine = X[codes == i]
+        mle = np.atleast_2d(np.cov(mine.T, bias=True))
+        ours = est.covariances_[i]
+        scale = max(1.0, float(np.max(np.abs(mle))))
+        off = ~np.eye(mle.shape[0], dtype=bool)
+        assert_close(ours[off], mle[off], LINEAR_ALGEBRA, scale=scale,
+                     context="default settings, off-diagonal covariance: ",
+                     label="default settings: MLE")
+        room = LINEAR_ALGEBRA.atol + LINEAR_ALGEBRA.rtol * scale
+        extra = np.diag(ours) - np.diag(mle)
+        evidence.worst("default jitter on a covariance diagonal", float(np.max(extra)))
+        assert np.all(extra >= -room) and np.all(extra <= DEFAULT_JITTER + room), (
+            f"default settings: covariance diagonal exceeds the (11.6) MLE by {extra}, "
+            f"outside [0, {DEFAULT_JITTER}]")
 
 
 @claim(
@@ -176,7 +210,8 @@ def check_classification(X: np.ndarray, codes: np.ndarray) -> None:
     statement="A sample is classified by (11.2): with one mixture component per class the "
     "prediction is the class whose component has the largest posterior p(Theta = i | x) "
     "of (11.3); without unlabelled samples the fitted components are the class-wise "
-    "maximum-likelihood Gaussians.",
+    "maximum-likelihood Gaussians (with the estimator's default settings, up to a "
+    "numerical jitter of at most 1e-6 on each covariance diagonal).",
     method=Method.PROPERTY,
     tags=("semi_supervised", "generative"),
 )

@@ -275,7 +275,8 @@ def spreading_spectrum(data):
 
 def check_spreading(X: np.ndarray, codes: np.ndarray, sigma: float, alpha: float,
                     F0_seed: int) -> None:
-    """The estimator's iterate equals (11.15) computed here; the recorded changes
+    """The estimator's iterate equals (11.15) computed here (for the drawn alpha and for
+    the estimator's default, which must lie in (0, 1)); the recorded changes
     ||F(t+1) - F(t)||_F shrink by at most alpha per step (||S||_2 = 1); and the
     iteration from a random F(0) reaches the same limit."""
     k = int(codes.max()) + 1
@@ -292,6 +293,14 @@ def check_spreading(X: np.ndarray, codes: np.ndarray, sigma: float, alpha: float
     assert_close(est.F_, F_star, Tolerance(0.0, bound, "the stopping rule: the last change "
                  "was <= tol, and the error contracts by alpha per step"), scale=1.0,
                  context="iterate vs (11.15): ", label="|F(t) - F*| at the stop")
+    # the estimator's default alpha is a value the notes allow, and its run reaches (11.15)
+    default = LabelSpreading(sigma=sigma, tol=tol, max_iter=20_000).fit(X, codes)
+    a = float(default.alpha)
+    assert 0.0 < a < 1.0, f"the default alpha = {a} is outside (0, 1)"
+    F_a = (1.0 - a) * np.linalg.solve(np.eye(len(X)) - a * S, Y)
+    assert_close(default.F_, F_a, Tolerance(0.0, a / (1.0 - a) * tol + 1e-12, "as above"),
+                 scale=1.0, context="default alpha, iterate vs (11.15): ",
+                 label="|F(t) - F*| at the stop, default alpha")
     F0 = np.random.default_rng(F0_seed).uniform(-5, 5, size=Y.shape)
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
@@ -314,7 +323,8 @@ def check_spreading(X: np.ndarray, codes: np.ndarray, sigma: float, alpha: float
     source="003 §11.4 (11.13)-(11.15), Fig. 13.5",
     statement="The iteration F(t+1) = alpha S F(t) + (1 - alpha) Y from F(0) = Y "
     "converges to F* = (1 - alpha)(I - alpha S)^{-1} Y, from any start, the distance to "
-    "the limit shrinking by at least the factor alpha per step.",
+    "the limit shrinking by at least the factor alpha per step (alpha in (0, 1), the "
+    "estimator's default included).",
     method=Method.PROPERTY,
     tags=("semi_supervised", "graph"),
 )

@@ -121,6 +121,24 @@ def test_new_points_far_from_the_data_take_their_nearest_sample():
     np.testing.assert_allclose(est.predict_proba(far)[0], est.label_distributions_[nearest])
 
 
+def test_sparse_graph_solves_converge_by_conjugate_gradients(monkeypatch):
+    # on a k-NN graph every linear solve converges by CG within its cap of 10 n
+    # iterations; the sparse LU fallback is for columns that do not
+    import algorithms.semi_supervised._graph as graph_module
+
+    def no_fallback(*args, **kwargs):
+        raise AssertionError("a CG solve did not converge and fell back to sparse LU")
+
+    monkeypatch.setattr(graph_module, "spsolve", no_fallback)
+    X, y, partial = _moons()
+    prop = LabelPropagation(sigma=0.3, n_neighbors=10).fit(X, partial)
+    spread = LabelSpreading(sigma=0.3, n_neighbors=10, method="closed_form").fit(X, partial)
+    assert np.mean(prop.transduction_ == y) >= 0.9
+    iterated = LabelSpreading(sigma=0.3, n_neighbors=10, tol=1e-12, max_iter=5000).fit(
+        X, partial)
+    np.testing.assert_allclose(spread.F_, iterated.F_, atol=1e-9)
+
+
 def test_graph_functions():
     rng = np.random.default_rng(0)
     A = rng.uniform(size=(5, 5))
@@ -207,6 +225,21 @@ def test_constraints_override_geometry():
     assert len(est.means_history_) == est.n_iter_ + 1
     assert est.objective_history_.shape == (est.n_iter_,)
     assert set(est.predict(X[:5])) <= {0, 1}
+
+
+def test_constrained_kmeans_defaults_to_two_clusters_and_flags_an_unfinished_run():
+    from algorithms.semi_supervised import ConstrainedKMeans
+
+    X = _two_groups()
+    est = ConstrainedKMeans(random_state=0).fit(X)
+    assert est.cluster_centers_.shape == (2, 2) and set(est.labels_) == {0, 1}
+    assert est.converged_
+    # both starting means in the first group: they move in the first pass, which the cap
+    # of one pass ends before the means settle
+    with pytest.warns(ConvergenceWarning, match="max_iter=1"):
+        cut = ConstrainedKMeans(2, init=X[[0, 1]], max_iter=1).fit(X)
+    assert not cut.converged_ and cut.n_iter_ == 1
+    assert not np.array_equal(cut.means_history_[-1], cut.means_history_[-2])
 
 
 def test_constrained_kmeans_reports_failure_and_bad_pairs():

@@ -210,6 +210,25 @@ def test_classification_check_refutes_a_flipped_prediction(monkeypatch):
         gen_claims.check_classification(X, codes)
 
 
+@pytest.mark.parametrize("jitter", [0.0, gen_claims.DEFAULT_JITTER])
+def test_default_jitter_check_holds_from_no_jitter_up_to_its_bound(jitter):
+    X, codes = _problem()
+    lab = codes >= 0
+    gen_claims.check_default_jitter(
+        X[lab], codes[lab],
+        lambda: generative_module.SemiSupervisedGaussianMixture(reg_covar=jitter))
+
+
+@pytest.mark.parametrize("jitter", [2 * gen_claims.DEFAULT_JITTER, 1.0])
+def test_default_jitter_check_refutes_a_larger_jitter(jitter):
+    X, codes = _problem()
+    lab = codes >= 0
+    with pytest.raises(AssertionError, match="covariance diagonal"):
+        gen_claims.check_default_jitter(
+            X[lab], codes[lab],
+            lambda: generative_module.SemiSupervisedGaussianMixture(reg_covar=jitter))
+
+
 # ---------------------------------------------------------------------------
 # §11.6 constrained clustering
 # ---------------------------------------------------------------------------
