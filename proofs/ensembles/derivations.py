@@ -23,6 +23,7 @@ import sympy as sp
 from scipy.optimize import minimize_scalar
 
 from algorithms.ensembles import (
+    IN_BAG_LIMIT,
     AdaBoostClassifier,
     error_ambiguity,
     expected_in_bag_fraction,
@@ -343,8 +344,8 @@ LIMIT_AT_2000 = Tolerance(rtol=0.0, atol=1e-4,
     source="003 §6.3.1 (refers to the book's §2.2.3)",
     statement="A bootstrap sample of size m contains on average a fraction "
     "1 - (1 - 1/m)^m of the distinct examples (exactly, by enumerating all m^m samples "
-    "for m <= 6); this fraction decreases in m to 1 - 1/e ~ 63.2% (sympy limit), so about "
-    "36.8% of the examples are out of bag.",
+    "for m <= 6); this fraction decreases in m to 1 - 1/e ~ 63.2% (sympy limit; the "
+    "library's IN_BAG_LIMIT is that value), so about 36.8% of the examples are out of bag.",
     method=Method.SYMBOLIC,
     tags=("ensembles", "bagging", "symbolic"),
 )
@@ -353,6 +354,8 @@ def bootstrap_632():
     limit = sp.limit((1 - 1 / m) ** m, m, sp.oo)
     assert sp.simplify(limit - sp.exp(-1)) == 0, limit
     evidence.record("lim (1 - 1/m)^m", str(limit))
+    assert_close(IN_BAG_LIMIT, float(1 - limit), EXACT_ARITHMETIC,
+                 label="|IN_BAG_LIMIT - (1 - lim (1 - 1/m)^m)|")
     for size in range(1, 7):
         total = Fraction(0)
         for sample in product(range(size), repeat=size):

@@ -158,9 +158,10 @@ def oob_estimate(rng, scale):
     id="bag.multiclass_regression",
     source="003 §6.3.1; 003 §6.3.1 Fig 8.5",
     statement="Bagging applies unchanged to multi-class classification (the ensemble "
-    "predicts argmax_y sum_t I(h_t(x) = y) over its members) and to regression (the "
-    "simple average of the members, and an out-of-bag average over the members that "
-    "missed each example).",
+    "predicts argmax_y sum_t I(h_t(x) = y) over its members; its vote totals are those "
+    "sums and its class shares (1/T) sum_t I(h_t(x) = y), of which (6.19) asks > 1/2) and "
+    "to regression (the simple average of the members, and an out-of-bag average over the "
+    "members that missed each example).",
     method=Method.PROPERTY,
     tags=("ensembles", "bagging"),
 )
@@ -175,6 +176,9 @@ def multiclass_regression(seed, K, T):
     preds = np.vstack([h.predict(X) for h in bag.estimators_])  # class codes
     votes = (preds[..., None] == np.arange(K)).sum(axis=0)
     assert np.array_equal(bag.predict(X), bag.classes_[np.argmax(votes, axis=1)])
+    assert np.array_equal(bag.vote_counts(X), votes), "vote totals != sum_t I(h_t(x) = y)"
+    assert_close(bag.predict_proba(X), votes / T, EXACT_ARITHMETIC,
+                 label="|vote share - (1/T) sum_t I(h_t(x) = y)|")
     target = X @ rng.normal(size=3) + rng.normal(size=60)
     reg = BaggingRegressor(LinearRegression(), n_estimators=T, oob_score=True,
                            random_state=seed).fit(X, target)

@@ -18,11 +18,14 @@ import numpy as np
 from hypothesis import example, given
 from hypothesis import strategies as st
 from scipy import integrate, stats
+from sklearn.base import clone
 from sklearn.metrics import cohen_kappa_score, confusion_matrix, matthews_corrcoef
+from sklearn.neighbors import KNeighborsClassifier
 
 from algorithms.ensembles import (
     BaggingRegressor,
     ContingencyTable,
+    RandomSubspaceClassifier,
     contingency_table,
     correlation,
     disagreement,
@@ -501,3 +504,48 @@ def kappa_error_diagram_points(data, T, m):
         ex = exact_measures(contingency_table(P[i], P[j]))
         expected = 0.0 if ex.kappa is None else float(ex.kappa)
         assert_close(k, expected, EXACT_ARITHMETIC, label="|kappa - exact (6.31)|")
+
+
+# ---------------------------------------------------------------------------
+# Diversity enhancement: input-attribute perturbation (003 §6.5.3, Fig 8.11)
+# ---------------------------------------------------------------------------
+
+
+@claim(
+    id="div.random_subspace_fig_8_11",
+    source="003 §6.5.3 Fig 8.11",
+    statement="The random subspace method: member t sees only F_t = RS(D, d'), a set of d' "
+    "distinct attributes out of d (1 <= d' <= d: a subspace, also when d' is left to the "
+    "library), is the base algorithm run on Map_{F_t}(D), and the ensemble outputs "
+    "argmax_y sum_t I(h_t(Map_{F_t}(x)) = y).",
+    method=Method.PROPERTY,
+    tags=("ensembles", "diversity"),
+)
+@given(seed=st.integers(0, 2**32 - 1), d=st.integers(1, 5), K=st.integers(2, 4),
+       T=st.integers(1, 6), data=st.data())
+def random_subspace_fig_8_11(seed, d, K, T, data):
+    """scikit-learn's 1-NN is the base algorithm (deterministic, independent of our code)."""
+    rng = np.random.default_rng(seed)
+    d_sub = data.draw(st.none() | st.integers(1, d), label="d'")
+    X = rng.normal(size=(40, d))
+    y = rng.integers(0, K, size=40)
+    y[:K] = np.arange(K)
+    X_new = rng.normal(size=(100, d))
+    base = KNeighborsClassifier(n_neighbors=1)
+    ens = RandomSubspaceClassifier(base, n_estimators=T, n_subspace_features=d_sub,
+                                   random_state=seed).fit(X, y)
+    F = np.asarray(ens.subspaces_)
+    assert F.shape[0] == T == len(ens.estimators_), F.shape
+    assert 1 <= F.shape[1] <= d, f"{F.shape[1]} attributes of d = {d}: not a subspace"
+    if d_sub is not None:
+        assert F.shape[1] == d_sub, (F.shape, d_sub)
+    votes = np.zeros((X_new.shape[0], K), dtype=np.int64)
+    for t, (h, f) in enumerate(zip(ens.estimators_, F, strict=True)):
+        assert np.unique(f).shape[0] == f.shape[0] and f.min() >= 0 and f.max() < d, f
+        expected = clone(base).fit(X[:, f], y).predict(X_new[:, f])  # h_t = L(Map_F(D))
+        got = ens.classes_[np.asarray(h.predict(X_new[:, f]))]
+        assert np.array_equal(got, expected), f"member {t} != L on Map_F_t(D)"
+        votes[np.arange(X_new.shape[0]), np.searchsorted(ens.classes_, expected)] += 1
+    assert np.array_equal(ens.vote_counts(X_new), votes), "vote totals"
+    assert np.array_equal(ens.predict(X_new), ens.classes_[np.argmax(votes, axis=1)]), (
+        "the output is not argmax_y sum_t I(h_t(Map_F_t(x)) = y)")

@@ -556,6 +556,15 @@ def test_defaults_are_the_documented_ones(cls):
     assert cls(*args).get_params(deep=False) == expected
 
 
+
+@pytest.mark.parametrize("d", range(1, 7))
+def test_random_subspace_default_size_is_half_rounded_up(d):
+    """The documented default d' = ceil(d / 2) (the notes leave d' to the user)."""
+    rng = np.random.default_rng(d)
+    est = RandomSubspaceClassifier(n_estimators=3, random_state=0).fit(
+        rng.normal(size=(12, d)), np.arange(12) % 2)
+    assert est.subspaces_.shape == (3, (d + 1) // 2)
+
 def test_documented_caps():
     """The hard caps named in the docstrings (a changed cap must be deliberate)."""
     from algorithms.ensembles import _bootstrap, _combination, _diversity, _majority_error
