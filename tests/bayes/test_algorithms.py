@@ -316,6 +316,27 @@ def test_gibbs_estimate_is_close_to_the_exact_posterior():
         gibbs_query(net, {0: 1}, {9: 1})
 
 
+def test_gibbs_defaults_are_one_chain_of_100_burn_in_and_1000_kept_sweeps():
+    # the documented defaults (the notes fix no burn-in or sample count)
+    net = sprinkler()
+    res = gibbs_sampling(net, {3: 1}, random_state=0)
+    assert res.burn_in == 100 and res.samples.shape == (1, 1000, 4)
+    explicit = gibbs_sampling(net, {3: 1}, n_samples=1000, burn_in=100, n_chains=1,
+                              random_state=0)
+    assert np.array_equal(res.samples, explicit.samples)
+    assert gibbs_query(net, {0: 1}, {3: 1}, random_state=0) == explicit.estimate({0: 1})
+
+
+def test_table_cap_is_2_to_the_24_cells():
+    # a memory guard: one variable of 2^24 values is accepted, one more value is refused,
+    # and so is a family whose table would exceed 2^24 cells
+    assert BayesianNetwork([()], cards=[2**24]).cards == (2**24,)
+    with pytest.raises(ValueError, match="cards"):
+        BayesianNetwork([()], cards=[2**24 + 1])
+    with pytest.raises(ValueError, match="cells"):
+        network_score([(), (0,)], np.zeros((3, 2)), [2**12, 2**12 + 1])
+
+
 def test_fit_cpts_recovers_frequencies_and_network_score_matches():
     net = sprinkler()
     X = net.sample(5000, random_state=0)
@@ -397,6 +418,13 @@ def test_categorical_mixture_warns_when_not_converged():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         CategoricalMixture(2, random_state=0, max_iter=500).fit(X)
+
+
+def test_categorical_mixture_default_max_iter_is_100():
+    X, _ = categorical_data()
+    with pytest.warns(ConvergenceWarning, match="max_iter=100"):
+        m = CategoricalMixture(2, tol=0.0, random_state=0).fit(X)
+    assert m.n_iter_ == 100 and m.log_likelihood_history_.shape == (101,)
 
 
 def test_d_separation_on_the_sprinkler_network():
