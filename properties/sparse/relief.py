@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from algorithms.sparse import Relief, relief_scores, relieff_scores
+from algorithms.sparse import Relief, ReliefF, relief_scores, relieff_scores
 from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.stats import check_probability_at_least
 from properties.sparse.strategies_selection import relief_samples
@@ -148,7 +148,9 @@ def relevance_ranking(rng, scale):
     statement="Relief-F's statistic sigma^j = sum_i [-diff(x_i^j, x_{i,nh}^j)^2 + "
     "sum_{l != k} p_l diff(x_i^j, x_{i,l,nm}^j)^2], x_i of class k, x_{i,l,nm} its nearest "
     "sample of class l, p_l the proportion of class l in D, equals an independent "
-    "per-sample loop (also with Kononenko's weights p_l / (1 - p_k)); |sigma^j| <= m.",
+    "per-sample loop (also with Kononenko's weights p_l / (1 - p_k)); |sigma^j| <= m. The "
+    "estimator ReliefF at its defaults follows (10.4) over every sample with ONE nearest "
+    "hit and ONE nearest miss per other class: its scores are the same loop's.",
     method=Method.PROPERTY,
     tags=("sparse", "relief"),
 )
@@ -156,9 +158,27 @@ def relevance_ranking(rng, scale):
 def statistic_10_4(data, normalized):
     X, y, discrete = data
     if normalized:
-        check_relief_statistic(X, y, discrete, relieff_normalized, "normalized")
+        sigma = check_relief_statistic(X, y, discrete, relieff_normalized, "normalized")
     else:
-        check_relief_statistic(X, y, discrete, relieff_proportion, "proportion")
+        sigma = check_relief_statistic(X, y, discrete, relieff_proportion, "proportion")
+    check_relieff_defaults(X, y, discrete, sigma, normalized)
+
+
+def check_relieff_defaults(X, y, discrete, sigma, normalized, **overrides):
+    """ReliefF with its defaults (Kononenko's weights; p_l as printed when not
+    ``normalized``) sums over all m samples with a single near-hit and a single near-miss
+    per other class, as (10.4): scores_ equal ``sigma`` (the per-sample loop's)."""
+    params = {"discrete_features": discrete} | ({} if normalized else
+                                                 {"miss_weighting": "proportion"})
+    fitted = ReliefF(**(params | overrides)).fit(X, y)
+    m, n_classes = X.shape[0], np.unique(y).shape[0]
+    assert np.array_equal(fitted.sample_indices_, np.arange(m)), (
+        f"ReliefF() sums over samples {fitted.sample_indices_}, not all {m}")
+    assert fitted.near_hits_.shape == (m,) and fitted.near_misses_.shape == (m, n_classes), (
+        f"ReliefF() keeps near-hits of shape {fitted.near_hits_.shape} and near-misses of "
+        f"shape {fitted.near_misses_.shape}, not one of each per sample (and class)")
+    err = float(np.max(np.abs(fitted.scores_ - sigma)))
+    assert err <= RELIEF_ATOL, f"ReliefF().scores_ = {fitted.scores_}, (10.4) gives {sigma}"
 
 
 @claim(

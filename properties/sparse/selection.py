@@ -128,7 +128,8 @@ def forward_stopping_as_written(data):
     statement="Forward search starts from the best single feature, moves each round to the "
     "best one-feature extension, and stops exactly when that extension is not better than "
     "the current set; so the scores along the search strictly increase, it ends within d "
-    "rounds, and with evaluations cached each subset is scored once (at most d(d+1)/2).",
+    "rounds (the recorded count is the number run), and with evaluations cached each "
+    "subset is scored once (at most d(d+1)/2).",
     method=Method.PROPERTY,
     tags=("sparse", "feature_selection"),
 )
@@ -147,7 +148,7 @@ def forward_stopping(tables, tol):
     "removals (of features not in the forward set), so a feature once added is never "
     "removed, the forward set stays inside the backward set and the two meet within d "
     "forward steps; it returns the best set either side visited. Replayed step by step "
-    "against the score table.",
+    "against the score table (the recorded count of backward rounds is the number run).",
     method=Method.PROPERTY,
     tags=("sparse", "feature_selection"),
 )

@@ -161,6 +161,10 @@ def check_forward_run(table: dict, d: int, tol: float, search: Callable) -> None
         best_ext = max(table[tuple(sorted((*final, j)))] for j in range(d) if j not in final)
         assert not best_ext > value + tol, (
             f"stopped at {final} ({value}) although an extension scores {best_ext}")
+    # a round scores the singles or the extensions of the current set: one per set on the
+    # path, plus the last (rejected) one when the search stopped before the full set
+    rounds = len(sets) + (len(final) < d)
+    assert result.rounds == rounds, f"{result.rounds} rounds recorded, {rounds} run"
     assert result.rounds <= d, f"{result.rounds} rounds for {d} features"
     assert all(c == 1 for c in score.calls.values()), "a subset was scored twice"
     assert result.n_evaluations == len(score.calls) <= d * (d + 1) // 2
@@ -390,6 +394,8 @@ def check_backward_run(table: dict, d: int, tol: float, search: Callable) -> Non
         best = max(table[tuple(j for j in final if j != r)] for r in final)
         assert not best > result.score + tol, (
             f"stopped at {final} ({result.score}) although a removal scores {best}")
+    rounds = len(sets) - 1 + (len(final) > 1)  # the removal rounds, the rejected one too
+    assert result.rounds == rounds, f"{result.rounds} rounds recorded, {rounds} run"
 
 
 def check_bidirectional_run(table: dict, d: int, search: Callable) -> None:

@@ -264,6 +264,25 @@ def test_svt_converges_to_the_minimiser_of_its_program():
     assert res.rank_history[-1] == 1
 
 
+def test_svt_default_threshold_is_five_sqrt_mn_times_the_rms_of_the_observed_values():
+    A, mask = _rank_one_problem(m=8, count=40)
+    A = A * np.linspace(0.2, 3.0, 8)[:, None]  # observed values of rms != max |A_Omega|
+    res = svt_completion(A, mask)
+    rms = np.sqrt(np.mean(A[mask] ** 2))
+    assert res.tau == pytest.approx(5.0 * np.sqrt(64) * rms, rel=1e-12)
+
+
+@pytest.mark.parametrize("shape", [(1, 5), (4, 4)])
+def test_svt_completes_a_fully_observed_rank_one_matrix(shape):
+    # P_Omega(A) of rank one (a single row; or every entry observed): the start
+    # Y0 = k0 delta P_Omega(A) is scaled by its one nonzero singular value
+    u = np.arange(1.0, shape[0] + 1)
+    A = np.outer(u, np.linspace(-1.0, 2.0, shape[1]))
+    res = svt_completion(A, np.ones(shape, dtype=bool))
+    assert res.converged and res.n_iter < 50
+    np.testing.assert_allclose(res.X, A, atol=1e-5 * np.abs(A).max())
+
+
 def test_svt_warns_when_it_runs_out_of_iterations():
     A, mask = _rank_one_problem(m=8, count=40)
     with pytest.warns(ConvergenceWarning, match="max_iter=2"):

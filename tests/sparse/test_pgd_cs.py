@@ -229,3 +229,12 @@ def test_periodic_sinc_interpolation_is_exact_above_twice_the_top_frequency():
     # at exactly twice the frequency a sine is sampled at its zeros
     sine = np.sin(2 * np.pi * 3 * np.arange(6) / 6)
     np.testing.assert_allclose(periodic_sinc_interpolate(sine, t), 0.0, atol=1e-13)
+
+
+def test_enumeration_cap_is_200000_subsets():
+    # a resource cap of the library: 200 000 sampled supports are accepted, one more not
+    A = np.random.default_rng(6).normal(size=(3, 2))
+    bound = rip_lower_bound(A, 1, n_subsets=200_000, random_state=0)
+    assert not bound.exact and bound.delta <= rip_constant(A, 1).delta
+    with pytest.raises(ValueError, match="n_subsets"):
+        rip_lower_bound(A, 1, n_subsets=200_001)

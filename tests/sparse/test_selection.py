@@ -49,6 +49,14 @@ def test_discretize_is_monotone_with_at_most_n_bins():
     assert np.array_equal(codes[:, 1], X[:, 1].astype(int))  # few values: kept
 
 
+def test_discretize_keeps_a_column_with_exactly_n_bins_values():
+    # four distinct values, skewed so that every quartile of the column is 0: kept as
+    # their ranks, not cut at the quartiles (which would merge them all into one bin)
+    column = np.array([0.0] * 10 + [1.0, 2.0, 3.0])
+    codes = discretize(column[:, None], 4)
+    assert np.array_equal(codes[:, 0], column.astype(int))
+
+
 def test_information_gain_of_empty_and_perfect_subsets():
     codes, y = _xor_with_noisy_copy()
     assert subset_information_gain(codes, y, []) == 0.0
@@ -226,6 +234,20 @@ def test_lvw_is_reproducible_and_records_its_run():
     assert len(a.folds_) == 3 and a.transform(X).shape[1] == a.support_.sum()
 
 
+def test_lvw_folds_come_from_the_first_draw_of_its_generator():
+    # reproducibility contract: the stratified folds are seeded by the generator's first
+    # integer draw below 2**31 - 1 (a given random_state gives these folds, no others)
+    from sklearn.model_selection import StratifiedKFold
+
+    rng = np.random.default_rng(0)
+    X, y = interaction_scenario(rng, 60)
+    lvw = LVW(estimator=FastGaussianNB(), patience=3, cv=3, random_state=7).fit(X, y)
+    seed = int(np.random.default_rng(7).integers(2**31 - 1))
+    expected = StratifiedKFold(3, shuffle=True, random_state=seed).split(X, y)
+    for (train, test), (ref_train, ref_test) in zip(lvw.folds_, expected, strict=True):
+        assert np.array_equal(train, ref_train) and np.array_equal(test, ref_test)
+
+
 def test_lvw_warns_at_its_iteration_cap():
     rng = np.random.default_rng(0)
     X, y = interaction_scenario(rng, 40)
@@ -280,6 +302,8 @@ def test_relieff_k_nearest_variant_matches_a_loop(k):
     fitted = ReliefF(n_neighbors=k).fit(X, y)
     assert fitted.near_hits_.shape == (24, k) and fitted.near_misses_.shape == (24, 3, k)
     assert np.allclose(fitted.scores_, ours)
+    own = fitted.near_misses_[np.arange(24), y]
+    assert np.all(own == -1)  # the documented marker: no near-miss in the own class
     one = relieff_scores(X, y, miss_weighting="normalized", n_neighbors=1)
     assert np.allclose(one, _naive_k_relieff(X, y, 1), atol=1e-9)
     with pytest.raises(ValueError, match="n_neighbors"):

@@ -335,3 +335,16 @@ def test_recovery_check_refutes_a_solver_that_does_not_complete():
         check_recovery(rng, 8, 10, 1, solve=lambda A, mask: np.where(mask, A, 0.0))
 
     assert_refutes(check)
+
+
+def test_recovery_check_holds_for_svt_and_refutes_it_with_a_tiny_threshold():
+    from algorithms.sparse import svt_completion
+    from properties.sparse.completion import svt_solve
+
+    assert_holds(lambda rng: check_recovery(rng, 8, 10, 1, solve=svt_solve))
+
+    def check(rng):  # threshold 1e-3: the limit is the least-norm fill, not (10.24)'s
+        check_recovery(rng, 8, 10, 1,
+                       solve=lambda A, mask: svt_completion(A, mask, tau=1e-3).X)
+
+    assert_refutes(check)

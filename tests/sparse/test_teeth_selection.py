@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 
 import algorithms.sparse._lvw as lvw_module
 import algorithms.sparse._relief as relief_module
@@ -18,7 +18,7 @@ from algorithms.sparse import LVW, label_entropy, relief_scores, subset_search
 from algorithms.sparse._subset import _gain_of_codes
 from mltheory.testing import assert_holds, assert_refutes
 from properties.sparse.lvw import check_wrapper_vs_filter, lvw_problem
-from properties.sparse.relief import check_relevance_ranking
+from properties.sparse.relief import check_relevance_ranking, check_relieff_defaults
 from properties.sparse.strategies_selection import labelled_codes, relief_samples, score_tables
 from properties.sparse.support_selection import (
     check_entropy,
@@ -205,6 +205,20 @@ def test_relieff_check_refutes_swapped_miss_weights():
 
     assert_refutes(_relief_check(proportion, "normalized", max_classes=4))
     assert_holds(_relief_check(proportion, "proportion", max_classes=4))
+
+
+@pytest.mark.parametrize("broken", [{"n_neighbors": 2}, {"n_samples": 3, "random_state": 0}])
+def test_relieff_defaults_check_refutes_more_neighbours_or_fewer_samples(broken):
+    from algorithms.sparse import relieff_scores
+
+    @given(data=relief_samples(max_classes=4, max_samples=30))
+    def check(data):
+        X, y, discrete = data
+        assume(np.unique(y, return_counts=True)[1].min() >= 3)  # k = 2 needs 3 per class
+        sigma = relieff_scores(X, y, discrete_features=discrete, miss_weighting="normalized")
+        check_relieff_defaults(X, y, discrete, sigma, True, **broken)
+
+    assert_refutes(check)
 
 
 def test_ranking_check_refutes_a_sign_flipped_statistic():
