@@ -79,18 +79,63 @@ def on_policy_weights(mdp, pi):
     return d / d.sum()
 
 
+def truncated_visits(mdp, pi, T, start):
+    """d of on-policy sampling in episodes of at most T steps, each started at ``start``
+    (from the start distribution when None) and ended early at a terminal state: the
+    expected visits per episode, sum_{t < T} of the live part of mu_0 P_pi^t, normalised
+    (numpy only)."""
+    P_pi = np.einsum("sa,asj->sj", pi, np.asarray(mdp.P))
+    live = ~mdp.terminal
+    mu = np.asarray(mdp.initial, dtype=float).copy()
+    if start is not None:
+        mu = np.eye(mdp.n_states)[start]
+    d = np.zeros(mdp.n_states)
+    for _ in range(T):
+        mu = mu * live
+        d += mu
+        mu = mu @ P_pi
+    return d / d.sum()
+
+
+def td_truncated_scenario(rng, S=4, d=2, T=2, start=0):
+    """A continuing MDP (no terminal state) evaluated in episodes cut after T steps from
+    ``start``, with features whose LSTD matrix under the truncated visits is well
+    conditioned (as :func:`td_scenario`) and whose fixed point lies far (at least 20
+    tolerances) from the one weighted by the stationary distribution, so that the run
+    shows which distribution its updates average over."""
+    while True:
+        mdp = random_mdp(S, 2, random_state=int(rng.integers(2**31)))
+        pi = rng.dirichlet(np.ones(2), size=S)
+        dT, dstat = truncated_visits(mdp, pi, T, start), on_policy_weights(mdp, pi)
+        unit = float(np.abs(mdp.expected_reward).max()) / (1 - GAMMA)
+        for _ in range(50):
+            Phi = rng.normal(size=(S, d))
+            res = lstd(mdp, pi, Phi, GAMMA, weighting=dT)
+            ev = np.linalg.eigvalsh(0.5 * (res.A + res.A.T))
+            if not ev.min() > 0.1 * ev.max():
+                continue
+            other = lstd(mdp, pi, Phi, GAMMA, weighting=dstat).theta
+            gap = float(np.sqrt(np.sum(dT * (Phi @ (res.theta - other)) ** 2)))
+            if gap >= 20 * TD_TOLERANCE * unit:
+                return mdp, pi, Phi, T, start
+
+
 def check_td_scenario(mdp, pi, Phi, gamma=GAMMA, n_steps=TD_STEPS, weights=None,
-                      learner_gamma=None, seed=0):
-    """Run LinearTD and compare with the LSTD fixed point (library and independent)."""
-    if weights is None:  # the claim: D is the on-policy distribution
+                      learner_gamma=None, seed=0, max_episode_length=None, start=None):
+    """Run LinearTD and compare with the LSTD fixed point (library and independent).
+    With ``max_episode_length`` (episodes cut after that many steps and restarted at
+    ``start``), D is the truncated episodes' visit distribution."""
+    if weights is None and max_episode_length is None:  # D: the on-policy distribution
         d = on_policy_weights(mdp, pi)
         res = lstd(mdp, pi, Phi, gamma)
         assert_close(res.weighting, d, LINEAR_ALGEBRA, context="on-policy distribution: ")
-    else:  # another weighting (teeth: D omitted = uniform)
-        d = weights / weights.sum()
+    else:  # truncated episodes' visits, or another weighting (teeth: D omitted = uniform)
+        d = (truncated_visits(mdp, pi, max_episode_length, start) if weights is None
+             else weights / weights.sum())
         res = lstd(mdp, pi, Phi, gamma, weighting=d)
     td = LinearTD(gamma=gamma if learner_gamma is None else learner_gamma, alpha=0.5,
-                  alpha_power=0.6, n_steps=n_steps, random_state=seed).fit(mdp, pi, Phi)
+                  alpha_power=0.6, n_steps=n_steps, max_episode_length=max_episode_length,
+                  start=start, random_state=seed).fit(mdp, pi, Phi)
     assert td.converged_, "linear TD(0) diverged"
     unit = float(np.abs(mdp.expected_reward).max()) / (1 - gamma)
     # fixed point: the expected TD update b − Aθ vanishes at the LSTD solution
@@ -132,7 +177,9 @@ def update_14_25(rng, scale):
     statement="Bootstrapping V^π(x) ≈ r + γθᵀx' gives the TD update θ ← θ + α(r + γθᵀx' − "
     "θᵀx)x; run on-policy with decaying steps it converges to the fixed point of the "
     "expected update, the LSTD solution Aθ = b with A = Φᵀ D (Φ − γ P_π Φ), b = Φᵀ D r_π, "
-    "D the on-policy state distribution.",
+    "D the on-policy state distribution: stationary along one trajectory, the expected "
+    "visits per episode when episodes end at terminal states or are cut after T steps "
+    "and restarted from x_0 (the T-step trajectories of (14.14); the cut bootstraps).",
     method=Method.REFERENCE,
     tags=("reinforcement", "vfa", "td"),
 )
@@ -141,6 +188,10 @@ def td_14_26(rng):
         check_td_scenario(*td_scenario(rng, n_terminal=n_terminal),
                           seed=int(rng.integers(2**31)))
         evidence.add_examples(1)
+    mdp, pi, Phi, T, start = td_truncated_scenario(rng)
+    check_td_scenario(mdp, pi, Phi, max_episode_length=T, start=start,
+                      seed=int(rng.integers(2**31)))
+    evidence.add_examples(1)
 
 
 @claim(

@@ -23,6 +23,7 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
+import scipy.stats
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -40,6 +41,7 @@ from mltheory.numeric import Tolerance, assert_close
 from mltheory.stats import (
     DEFAULT_CONFIDENCE,
     check_probability_at_least,
+    check_probability_at_most,
     decide_at_least,
     decide_at_most,
 )
@@ -118,6 +120,64 @@ def incremental_mean_14_1(values, seed):
     check_learner_means(EpsilonGreedyBandit(epsilon=0.3, n_steps=60, random_state=seed)
                         .fit(bandit))
     check_learner_means(SoftmaxBandit(tau=0.5, n_steps=60, random_state=seed).fit(bandit))
+
+
+#: Pulls per arm in ``bandit.arm_rewards_14_2`` (times the profile scale).
+ARM_PULLS = 2000
+#: The (14.1) average of n pulls against their exact-sum mean.
+ARM_MEAN = Tolerance(rtol=1e-11, atol=1e-11,
+                     reason="n <= 2000 x scale incremental updates, each rounding at 1e-16 "
+                     "relative to the largest |reward| (scaled in by the caller)")
+
+
+def check_arm_rewards(bandit, rng, n: int) -> None:
+    """n pulls of each arm by ``bandit.sample``: their (14.1) average estimates the arm's
+    expected reward. Bernoulli: rewards in {0, 1}, P(1) = μ_k both ways by Clopper-Pearson;
+    Gaussian: the standardised average within the two-sided normal quantile and the sum of
+    squared deviations within the χ²_n quantiles, each at DEFAULT_CONFIDENCE."""
+    alpha = 1.0 - DEFAULT_CONFIDENCE
+    for k, mu in enumerate(bandit.means):
+        v = bandit.sample(np.full(n, k), random_state=int(rng.integers(2**31)))
+        q = float(running_means(v)[-1])  # Q_n(k) of (14.1)
+        assert_close(q, math.fsum(v) / n, tol=ARM_MEAN,
+                     scale=max(1.0, float(np.max(np.abs(v)))),
+                     label="(14.1) average of the pulls")
+        if isinstance(bandit, BernoulliBandit):
+            assert set(np.unique(v).tolist()) <= {0.0, 1.0}, f"arm {k} paid {np.unique(v)}"
+            ones = int(v.sum())
+            check_probability_at_least(ones, n, float(mu), label=f"P(arm {k} pays 1)")
+            check_probability_at_most(ones, n, float(mu), label=f"P(arm {k} pays 1)")
+            continue
+        sigma = bandit.sigma
+        z = math.sqrt(n) * (q - mu) / sigma
+        bound = float(scipy.stats.norm.isf(alpha / 2))
+        evidence.worst("|standardised average| / normal quantile", abs(z) / bound)
+        assert abs(z) <= bound, f"arm {k}: average {q} is {z:.3g} standard errors from {mu}"
+        chi = float(np.sum((v - mu) ** 2)) / sigma**2
+        lo, hi = scipy.stats.chi2.ppf([alpha / 2, 1 - alpha / 2], n)
+        assert lo <= chi <= hi, (f"arm {k}: squared deviations / sigma^2 = {chi:.1f} outside "
+                                 f"the chi^2_{n} range [{lo:.1f}, {hi:.1f}]")
+
+
+@claim(
+    id="bandit.arm_rewards_14_2",
+    source="003 §14.2.1, §14.2.2 (14.1)",
+    statement="Pulling arm k of a K-armed bandit pays a reward drawn from that arm's "
+    "distribution, so the (14.1) average of its rewards estimates its expected reward "
+    "μ_k: a Bernoulli arm pays 0 or 1 with frequency of 1 consistent with μ_k "
+    "(Clopper-Pearson both ways), a Gaussian arm μ_k + σ z has a standardised average "
+    "within the two-sided normal quantile and squared deviations within the χ²_n "
+    "quantiles, each at confidence 1 − 1e-6.",
+    method=Method.SIMULATION,
+    tags=("reinforcement", "bandit"),
+)
+def arm_rewards_14_2(rng, scale):
+    n = ARM_PULLS * scale
+    for _ in range(2):
+        check_arm_rewards(BernoulliBandit(rng.uniform(0.0, 1.0, size=3)), rng, n)
+        check_arm_rewards(GaussianBandit(rng.normal(scale=3.0, size=3),
+                                         sigma=float(rng.uniform(0.2, 2.0))), rng, n)
+        evidence.add_examples(2)
 
 
 def check_constant_alpha(values, alpha: float, initial: float) -> None:

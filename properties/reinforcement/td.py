@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 from algorithms.reinforcement import QLearning, Sarsa, TabularMDP, random_mdp
 from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, assert_close
+from mltheory.stats import hoeffding_interval
 from properties.reinforcement import td_support as support
 from properties.reinforcement.strategies import mdps, policies
 
@@ -164,6 +165,89 @@ def qlearning(mdp, gamma, seed):
                         max_episode_length=15, random_state=seed,
                         record_history=True).fit(mdp)
     replay_updates(learner.history_, mdp.n_states, mdp.n_actions, gamma, "max")
+
+
+#: Episodes per run of ``td.episode_returns_14_14`` (times the profile scale): the
+#: Hoeffding half-width of the mean per-step return at confidence 1 − 1e-6 is then
+#: 0.085 times the reward range.
+RETURN_EPISODES = 1000
+
+
+def t_step_values(mdp, pi, T):
+    """V_T^π of (14.3) by the notes' recursion (14.5), V_0 = 0 and V_t(x) = Σ_a π(x, a)
+    Σ_x' P^a_{x→x'} (R^a_{x→x'} / t + (t − 1)/t V_{t−1}(x')), on the dense model (numpy)."""
+    P, r = support.dense_model(mdp)
+    V = np.zeros(mdp.n_states)
+    for t in range(1, T + 1):
+        V = np.sum(pi * (r / t + (t - 1) / t * np.einsum("asj,j->sa", P, V)), axis=1)
+    return V
+
+
+def check_episode_returns(mdp, learner_cls, T, x0, seed, n_episodes, record=False):
+    """Run ``learner_cls`` with ε = 1 (uniform behaviour) for ``n_episodes`` episodes of at
+    most T steps from x0 and compare its recorded episode returns with T V_T^π(x0) of the
+    uniform policy (Hoeffding at 1 − 1e-6). With ``record`` the run takes the pure-Python
+    path, where each return must be the sum of the recorded rewards of its episode, and
+    the compiled run on the same draws must record the very same returns."""
+    params = dict(gamma=0.5, alpha=0.5, epsilon=1.0, n_episodes=n_episodes,
+                  max_episode_length=T, start=x0, random_state=seed)
+    learner = learner_cls(**params, record_history=record).fit(mdp)
+    returns = learner.episode_returns_
+    if record:
+        compiled = learner_cls(**params).fit(mdp).episode_returns_
+        assert np.array_equal(compiled, returns), (
+            f"the compiled run records returns {compiled[:5]}..., the Python run on the "
+            f"same draws {returns[:5]}...")
+    assert learner.converged_ and learner.n_episodes_ == returns.size == n_episodes, (
+        f"{learner.n_episodes_} episodes ({returns.size} returns) of {n_episodes} requested")
+    if not mdp.terminal.any():  # every episode is cut at exactly T steps
+        assert learner.n_steps_ == n_episodes * T, (
+            f"{learner.n_steps_} steps for {n_episodes} episodes of {T} steps")
+    if record:
+        h = learner.history_
+        ends = np.flatnonzero(h["done"] | (np.arange(h["done"].size) % T == T - 1))
+        assert not mdp.terminal.any(), "the replay of episode ends assumes no terminal state"
+        sums = np.add.reduceat(h["reward"], np.r_[0, ends[:-1] + 1])
+        assert_close(returns, sums, EXACT_ARITHMETIC, context="episode returns: ")
+    uniform = np.full((mdp.n_states, mdp.n_actions), 1.0 / mdp.n_actions)
+    value = float(t_step_values(mdp, uniform, T)[x0])
+    top = float(np.abs(support._transition_rewards(mdp)).max()) or 1.0
+    mean = float(np.mean(returns)) / T
+    lo, hi = hoeffding_interval(mean, n_episodes, -top, top, support.CONFIDENCE)
+    evidence.worst("|mean return / T − V_T(x0)| / Hoeffding half-width",
+                   abs(mean - value) / (0.5 * (hi - lo)))
+    assert lo <= value <= hi, (
+        f"mean episode return / T = {mean:.4g} (Hoeffding interval [{lo:.4g}, {hi:.4g}]) "
+        f"but V_T(x0) = {value:.4g} for the uniform policy, T = {T}")
+
+
+@claim(
+    id="td.episode_returns_14_14",
+    source="003 §14.4.1 (14.14), §14.3.1 (14.3), (14.5), §14.2.2",
+    statement="The episodes that Sarsa and Q-learning run are the T-step trajectories "
+    "(14.14) of their behaviour policy from the start state x_0: with ε = 1 the ε-greedy "
+    "behaviour is the uniform policy π whatever Q holds, so the recorded episode returns "
+    "(sums of the rewards of an episode cut after T steps or ended at an absorbing zero-"
+    "reward terminal state) are independent samples of T times the T-step cumulative "
+    "reward, with mean T V_T^π(x_0) from the recursion (14.5) (decided by a Hoeffding "
+    "interval at confidence 1 − 1e-6); every requested episode is recorded, and each "
+    "return is the sum of its episode's recorded rewards.",
+    method=Method.SIMULATION,
+    tags=("reinforcement", "td"),
+)
+def episode_returns_14_14(rng, scale):
+    cases = [(3, 2, 0, 1), (4, 3, 0, 3), (4, 2, 1, 5), (2, 3, 0, 8)]
+    for S, A, n_term, T in cases:
+        mdp = random_mdp(S, A, n_terminal=n_term, random_state=int(rng.integers(2**31)))
+        x0 = int(rng.integers(S - n_term))
+        for learner_cls in (Sarsa, QLearning):
+            check_episode_returns(mdp, learner_cls, T, x0, int(rng.integers(2**31)),
+                                  RETURN_EPISODES * scale)
+            evidence.add_examples(1)
+    mdp = random_mdp(3, 2, random_state=int(rng.integers(2**31)))
+    for learner_cls in (Sarsa, QLearning):
+        check_episode_returns(mdp, learner_cls, 4, 0, int(rng.integers(2**31)), 200,
+                              record=True)
 
 
 #: The smallest counterexample to the printed Alg.11: one state, two actions with rewards

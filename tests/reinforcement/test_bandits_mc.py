@@ -40,6 +40,13 @@ def test_bandit_rewards_are_seeded_and_in_range():
         g.sample(5)
 
 
+@pytest.mark.parametrize("learner", [EpsilonGreedyBandit, SoftmaxBandit])
+def test_bandit_learners_run_1000_steps_by_default(learner):
+    # a library default (the notes' Algs. 2 and 4 take the number of tries T as input)
+    fitted = learner().fit(BernoulliBandit([0.2, 0.8]))
+    assert fitted.n_steps_ == 1000 and fitted.regret_.shape == (1000,)
+
+
 def test_epsilon_greedy_traces_are_consistent():
     bandit = BernoulliBandit([0.2, 0.5, 0.8])
     a = EpsilonGreedyBandit(epsilon=0.1, n_steps=500, random_state=7).fit(bandit)

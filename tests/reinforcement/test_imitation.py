@@ -232,3 +232,13 @@ def test_cloning_with_a_base_without_predict_proba():
     P = bc.predict_proba(np.eye(3))
     assert np.allclose(P.sum(axis=1), 1.0) and set(np.unique(P)) <= {0.0, 1.0}
     assert np.array_equal(P.argmax(axis=1), bc.predict(np.eye(3)))
+
+
+def test_inverse_rl_default_tolerance_is_1e_6():
+    # a library default (the notes' loop runs to convergence and fixes no threshold)
+    mdp, Phi, rng = _setting(6, S=5, A=3)
+    mu_star = feature_expectations(mdp, rng.dirichlet(np.ones(3), size=5), Phi, 0.9)
+    default = InverseRL(Phi, random_state=1).fit(mdp, mu_star)
+    explicit = InverseRL(Phi, gamma=0.9, max_iter=50, tol=1e-6, random_state=1).fit(mdp, mu_star)
+    assert default.n_iter_ == explicit.n_iter_ > 1
+    assert np.array_equal(default.margins_, explicit.margins_)

@@ -193,3 +193,14 @@ def test_t_step_improvement_can_lower_the_value():
     np.testing.assert_array_equal(new, [0, 1])
     np.testing.assert_allclose(before.V, [2.0, 16 / 27])
     assert after.V[1] < before.V[1] - 0.05
+
+
+def test_t_step_value_iteration_caps_its_plan_at_1e8_entries():
+    # a resource cap of the library: a T x S plan of up to 1e8 actions is accepted ...
+    mdp = random_mdp(10, 2, random_state=0)
+    result = value_iteration(mdp, horizon=2000)
+    assert result.nonstationary_policy.shape == (2000, 10) and result.n_sweeps == 2000
+    # ... a larger one is refused before any sweep
+    big = random_mdp(101, 2, branching=2, random_state=0)
+    with pytest.raises(ValueError, match="horizon"):
+        value_iteration(big, horizon=10**6)

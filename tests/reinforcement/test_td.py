@@ -257,3 +257,12 @@ def test_linear_td_episode_cap_restarts_from_the_start_state():
     free = LinearTD(gamma=0.5, alpha=0.5, n_steps=200, random_state=0).fit(
         chain, policy, np.eye(S))
     assert np.all(free.theta_[1:3] > 0)
+
+
+def test_linear_sarsa_defaults_are_tabular_sarsas(mdp):
+    # library defaults (γ 0.9, α 0.1, ε 0.1, 10 000 steps, episodes of 1000): with one-hot
+    # features LinearSarsa() takes the same steps as Sarsa(), so θ is Sarsa's Q table
+    lin = LinearSarsa(random_state=3).fit(mdp, np.eye(mdp.n_states))
+    tab = Sarsa(random_state=3).fit(mdp)
+    assert lin.n_steps_ == tab.n_steps_ == 10_000
+    assert np.array_equal(lin.theta_.T, tab.Q_)

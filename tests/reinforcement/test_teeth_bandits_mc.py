@@ -327,3 +327,41 @@ def test_first_visit_check_refutes_every_visit(monkeypatch):
                         lambda idx, n: np.ones(idx.shape, dtype=bool))
     with pytest.raises(AssertionError):
         mc.check_first_visit(model, pi, 3, 0, 4000, int(rng.integers(100)))
+
+
+# --- arm rewards (14.1) ------------------------------------------------------------------
+
+
+class _ShiftedBernoulli(bandit_module.BernoulliBandit):
+    """Pays 1 with probability μ_k + 0.05 while reporting μ_k."""
+
+    def _reward(self, k, noise):
+        return 1.0 if noise < self.means[k] + 0.05 else 0.0
+
+
+class _WideGaussian(bandit_module.GaussianBandit):
+    """Noise of standard deviation 1.1 σ while reporting σ."""
+
+    def _reward(self, k, noise):
+        return float(self.means[k] + 1.1 * self.sigma * noise)
+
+
+class _ShiftedGaussian(bandit_module.GaussianBandit):
+    """Mean μ_k + 0.1 σ while reporting μ_k."""
+
+    def _reward(self, k, noise):
+        return float(self.means[k] + self.sigma * (noise + 0.1))
+
+
+def test_arm_rewards_check_holds():
+    rng = np.random.default_rng(0)
+    bc.check_arm_rewards(bandit_module.BernoulliBandit([0.1, 0.5, 0.9]), rng, 2000)
+    bc.check_arm_rewards(bandit_module.GaussianBandit([-2.0, 3.0], sigma=0.7), rng, 2000)
+
+
+@pytest.mark.parametrize("bandit", [_ShiftedBernoulli([0.1, 0.5, 0.9]),
+                                    _WideGaussian([-2.0, 3.0], sigma=0.7),
+                                    _ShiftedGaussian([-2.0, 3.0], sigma=0.7)])
+def test_arm_rewards_check_refutes(bandit):
+    with pytest.raises(AssertionError):
+        bc.check_arm_rewards(bandit, np.random.default_rng(0), 2000)

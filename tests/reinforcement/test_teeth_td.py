@@ -182,3 +182,58 @@ def test_printed_line7_check_holds_where_the_transpose_does_not_matter():
     vfa.check_printed_line7(np.array([1.0, 0.0]), e1, e2)   # θ ⊙ ψ' = 0 = θᵀψ'
     with pytest.raises(AssertionError, match="as printed"):
         vfa.check_printed_line7(np.array([1.0, 1.0]), e1, e2)
+
+
+# --- episode returns: T-step trajectories of the behaviour policy ------------------------
+
+CHAIN = random_mdp(3, 2, random_state=5)
+#: Every transition pays 1: V_T = 1 for every policy, so a scaled return cannot hide.
+PAID = CHAIN.with_reward(np.ones((2, 3)))
+
+
+def _tampered(base, tamper):
+    class Tampered(base):
+        def fit(self, env):
+            super().fit(env)
+            self.episode_returns_ = tamper(self.episode_returns_)
+            return self
+
+    return Tampered
+
+
+@pytest.mark.parametrize("mdp", [CHAIN, PAID, MDP])
+@pytest.mark.parametrize("learner", [Sarsa, QLearning])
+def test_episode_returns_check_holds(mdp, learner):
+    td.check_episode_returns(mdp, learner, 3, 0, 1, 1000)
+    td.check_episode_returns(mdp if not mdp.terminal.any() else CHAIN, learner, 3, 0, 2, 50,
+                             record=True)
+
+
+@pytest.mark.parametrize("tamper", [
+    lambda r: r[:-1],                      # the last episode not recorded
+    lambda r: np.zeros(0),                 # no returns collected
+    lambda r: 0.5 * r,                     # returns halved
+    lambda r: r - 1.0,                     # one of the T = 3 rewards (each 1) dropped
+])
+def test_episode_returns_check_refutes(tamper):
+    with pytest.raises(AssertionError):
+        td.check_episode_returns(PAID, _tampered(Sarsa, tamper), 3, 0, 1, 1000)
+
+
+def test_episode_returns_check_refutes_a_record_off_by_a_small_amount():
+    with pytest.raises(AssertionError):
+        td.check_episode_returns(CHAIN, _tampered(QLearning, lambda r: r + 1e-9 * (r == r[0])),
+                                 3, 0, 2, 50, record=True)
+
+
+# --- (14.26) with episodes cut after T steps ------------------------------------------
+
+TRUNCATED = vfa.td_truncated_scenario(np.random.default_rng(4))
+
+
+def test_truncated_td_check_holds_and_refutes_the_stationary_weighting():
+    mdp, pi, Phi, T, start = TRUNCATED
+    vfa.check_td_scenario(mdp, pi, Phi, max_episode_length=T, start=start)
+    with pytest.raises(AssertionError):  # D of one long trajectory, not of the T-step episodes
+        vfa.check_td_scenario(mdp, pi, Phi, max_episode_length=T, start=start,
+                              weights=vfa.on_policy_weights(mdp, pi))
