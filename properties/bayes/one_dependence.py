@@ -9,10 +9,15 @@ the (5.8) factorisation is then exact. TAN's tree is compared with every spannin
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from algorithms.bayes import AODEClassifier, SPODEClassifier, TANClassifier
+from algorithms.bayes import (
+    AODEClassifier,
+    SPODEClassifier,
+    TANClassifier,
+    conditional_mutual_information,
+)
 from mltheory import Method, claim, evidence
 from mltheory.numeric import Tolerance
 from mltheory.strategies import rngs
@@ -71,14 +76,25 @@ def spanning_tree_weight(edges, cmi: np.ndarray) -> float:
     return float(sum(cmi[u, v] for u, v in edges))
 
 
-def check_tan_tree(codes: np.ndarray, y: np.ndarray, tree_of=lambda clf: clf.tree_edges_) -> None:
+def check_tan_tree(codes: np.ndarray, y: np.ndarray, weights: np.ndarray | None = None,
+                   tree_of=lambda clf: clf.tree_edges_) -> None:
     """TAN's edges form a spanning tree of maximum total ``I(x_i; x_j | y)`` (exhaustive
-    over Prüfer sequences), with the mutual information recomputed independently."""
-    clf = TANClassifier().fit(codes.astype(float), y)
-    w = np.ones(len(y))
+    over Prüfer sequences), with the mutual information recomputed independently (and
+    :func:`conditional_mutual_information` agreeing with it, with unit and with unequal
+    sample weights). With ``weights``, TAN is fitted to the weighted sample."""
+    clf = TANClassifier().fit(codes.astype(float), y, sample_weight=weights)
+    w = np.ones(len(y)) if weights is None else weights
     cmi = exact_cmi(codes, y, w)
     assert_matches(clf.conditional_mutual_information_, cmi, CMI_ROUNDING,
                    label="|CMI - dictionary count CMI|")
+    # the public function computes the same weights, also from unequal sample weights
+    n_classes, n_values = int(y.max()) + 1, [int(v) + 1 for v in codes.max(axis=0)]
+    assert_matches(conditional_mutual_information(codes, y, w, n_classes, n_values), cmi,
+                   CMI_ROUNDING, label="|CMI - dictionary count CMI|")
+    uneven = np.random.default_rng(len(y)).uniform(0.1, 3.0, size=len(y))
+    assert_matches(conditional_mutual_information(codes, y, uneven, n_classes, n_values),
+                   exact_cmi(codes, y, uneven), CMI_ROUNDING,
+                   label="|weighted CMI - dictionary count CMI|")
     d = codes.shape[1]
     edges = [tuple(e) for e in tree_of(clf)]
     assert len(edges) == d - 1, f"{len(edges)} edges for {d} attributes"
@@ -113,7 +129,17 @@ def dependent_attributes(draw):
             codes[:, j] = (fresh + y * draw(st.integers(0, 1))) % r
     for j in range(d):  # compact codes (every value seen)
         codes[:, j] = np.unique(codes[:, j], return_inverse=True)[1].reshape(-1)
-    return codes, y
+    weights = rng.uniform(0.1, 3.0, size=n) if draw(st.booleans()) else None
+    return codes, y, weights
+
+
+#: Two copies of one binary attribute, weights (1, a, 1, a) on the samples (0, 0 | y = 0),
+#: (1, 1 | y = 0), (0, 0 | y = 1), (1, 1 | y = 1): I(x_0; x_1 | y) = H(x | y), and this a
+#: (found by bisection) makes the computed value exactly 0.5 nats. The only spanning tree
+#: is the one edge; a max-to-min reduction that weighs it 1 - 2 I = 0 drops it.
+HALF_NAT_WEIGHT = 0.24954688704922667
+HALF_NAT_CASE = (np.array([[0, 0], [1, 1], [0, 0], [1, 1]]), np.array([0, 0, 1, 1]),
+                 np.array([1.0, HALF_NAT_WEIGHT, 1.0, HALF_NAT_WEIGHT]))
 
 
 @claim(
@@ -121,11 +147,14 @@ def dependent_attributes(draw):
     source="003 §5.5 (5.8)",
     statement="(Book's TAN, the tree member of the notes' ODE family) TAN's parent "
     "structure is a maximum-weight spanning tree of the complete graph weighted by the "
-    "conditional mutual information I(x_i; x_j | y), directed from a root.",
+    "conditional mutual information I(x_i; x_j | y), directed from a root, for the "
+    "empirical distribution of any positively weighted sample, whatever the values of "
+    "the mutual information.",
     method=Method.ENUMERATION,
     tags=("bayes", "ode"),
 )
 @given(data=dependent_attributes())
+@example(data=HALF_NAT_CASE)
 def max_spanning_tree(data):
-    codes, y = data
-    check_tan_tree(codes, y)
+    codes, y, weights = data
+    check_tan_tree(codes, y, weights)

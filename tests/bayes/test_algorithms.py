@@ -125,6 +125,30 @@ def test_numerical_mle_matches_the_closed_form():
     assert np.exp(t[1]) == pytest.approx(x.std(), rel=1e-5)
 
 
+def test_numerical_mle_scores_an_overflowing_point_as_1e300(monkeypatch):
+    # the optimiser sees a point whose log-likelihood is not finite as the finite value
+    # 1e300 (a step of the line search to a worse point), never as inf or NaN
+    import scipy.optimize
+
+    seen = []
+    real = scipy.optimize.minimize
+
+    def spy(fun, x0, **kwargs):
+        seen.append(fun)
+        return real(fun, x0, **kwargs)
+
+    monkeypatch.setattr(scipy.optimize, "minimize", spy)
+    x = np.random.default_rng(3).exponential(2.0, size=100)
+
+    def log_pdf(data, t):  # exponential with rate exp(t): exp overflows for large t
+        return t[0] - np.exp(t[0]) * data
+
+    t = maximum_likelihood(log_pdf, x, [0.0])
+    assert np.exp(t[0]) == pytest.approx(1.0 / x.mean(), rel=1e-5)
+    assert seen and seen[0](np.array([1000.0])) == 1e300
+    assert seen[0](np.array([0.0])) == pytest.approx(-np.sum(log_pdf(x, [0.0])))
+
+
 def test_categorical_mle_is_the_frequencies():
     np.testing.assert_allclose(categorical_mle([0, 1, 1, 3], 4), [0.25, 0.5, 0.0, 0.25])
     with pytest.raises(ValueError, match="x"):
@@ -255,6 +279,16 @@ def test_spode_chooses_the_super_parent_by_cross_validation():
         SPODEClassifier(super_parent=9).fit(X, y)
     with pytest.raises(ValueError, match="cv"):
         SPODEClassifier(cv=1).fit(X, y)
+
+
+def test_spode_cv_scores_are_held_out_accuracies():
+    # each candidate's score is its fraction of correctly predicted held-out samples:
+    # in [0, 1], and with unit weights a whole number of samples out of n
+    X, y = categorical_data()
+    scores = SPODEClassifier(random_state=0).fit(X, y).cv_scores_
+    assert np.all((scores >= 0.0) & (scores <= 1.0)) and np.any(scores > 0.5)
+    hits = scores * len(y)
+    np.testing.assert_allclose(hits, np.round(hits), atol=1e-9)
 
 
 def test_aode_falls_back_to_naive_bayes_without_support():

@@ -80,6 +80,21 @@ def test_max_iter_warns_and_flags():
     assert not res.converged and res.stop_reason == "max_iter" and res.n_iter == 2
 
 
+@pytest.mark.parametrize("n", [1, 200])
+def test_tol_bounds_the_change_of_the_mean_log_likelihood_per_sample(n):
+    # the stopping rule is |LL(t+1) - LL(t)| / n < tol, also for a single sample
+    X = data()[:n]
+    start = {"w": 0.3, "mu": np.array([-1.0, 2.0])}
+    probe = run_em(TwoGaussians(), X, initial_params=[start], max_iter=1, tol=0.0, warn=False)
+    change = abs(probe.log_likelihood_history[1] - probe.log_likelihood_history[0])
+    assert change > 0.0
+    above = run_em(TwoGaussians(), X, initial_params=[start], max_iter=1,
+                   tol=0.99 * change / n, warn=False)
+    below = run_em(TwoGaussians(), X, initial_params=[start], max_iter=1,
+                   tol=1.01 * change / n, warn=False)
+    assert not above.converged and below.converged
+
+
 def test_non_finite_m_step_keeps_last_finite_iterate():
     with pytest.warns(ConvergenceWarning, match="non-finite"):
         res = run_em(BrokenMStep(), data(), random_state=0)
