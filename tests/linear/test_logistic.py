@@ -254,3 +254,26 @@ def test_gradient_descent_stops_at_the_first_iterate_meeting_the_documented_test
     meets = [float(np.sum(logistic_nll_gradient(b[:, 0], X, y.astype(float)) ** 2))
              / (2.0 * L) <= tol * X.shape[0] for b in m.coef_history_]
     assert meets[-1] and not any(meets[:-1])
+
+
+def test_softmax_polish_reports_no_convergence_when_no_step_lowers_the_objective():
+    """newton_polish returns converged = False when its line search finds no step that
+    does not increase the objective (here every point but the start is worse) and the
+    decrement test has not passed: the point is returned unchanged, uncertified."""
+    from algorithms.linear._softmax_newton import newton_polish
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(8, 2))
+    Xh = np.column_stack([X, np.ones(8)])
+    K = 3
+    theta0 = np.zeros(Xh.shape[1] * K)
+    grad = rng.normal(size=theta0.size)
+
+    def fun(theta):
+        return (0.0 if np.array_equal(theta, theta0) else 1.0), grad
+
+    theta, converged, accepted = newton_polish(fun, theta0.copy(), Xh, K,
+                                               np.zeros(theta0.size), threshold=1e-300)
+    assert not converged
+    assert accepted == []
+    assert np.array_equal(theta, theta0)

@@ -311,3 +311,47 @@ def test_reference_fit_check_refutes_the_wrong_reference_class():
             lg.library_reference_softmax_fit(X, y)))
 
     assert_refutes(broken)
+
+
+def full_newton_steps(accept_rise: float):
+    """Newton on (1.20) from the given start that takes the full step whenever it raises
+    the objective by at most ``accept_rise`` times the decrement (halving otherwise),
+    recording its iterates like the library; both fits of the claim are this variant."""
+    def fit(X, y, start):
+        Xh = np.hstack([X, np.ones((X.shape[0], 1))])
+        t = y.astype(float)
+        beta, iterates, ll = start.copy(), [], []
+        for _ in range(30):
+            iterates.append(beta[:, None].copy())
+            ll.append(-lg.stable_nll(Xh, t, beta))
+            g = logistic_nll_gradient(beta, Xh, t)
+            step = np.linalg.solve(logistic_nll_hessian(beta, Xh), g)
+            decrement, size = float(g @ step), 1.0
+            while (lg.stable_nll(Xh, t, beta - size * step)
+                   > lg.stable_nll(Xh, t, beta) + accept_rise * size * decrement):
+                size *= 0.5
+            beta = beta - size * step
+        model = SimpleNamespace(coef_history_=np.asarray(iterates),
+                                log_likelihood_history_=np.asarray(ll))
+        return [("variant", model, "bernoulli", t)]
+    return fit
+
+
+def test_overshooting_start_check_refutes_a_line_search_accepting_a_small_rise():
+    from properties.linear.strategies import overlapping_classification_datasets
+
+    @given(data=overlapping_classification_datasets(max_free_samples=15, max_features=3))
+    def broken(data):
+        lg.check_overshooting_start(data, full_newton_steps(1e-4))
+
+    assert_refutes(broken)
+
+
+def test_overshooting_start_check_holds_for_a_line_search_refusing_any_rise():
+    from properties.linear.strategies import overlapping_classification_datasets
+
+    @given(data=overlapping_classification_datasets(max_free_samples=15, max_features=3))
+    def sound(data):
+        lg.check_overshooting_start(data, full_newton_steps(0.0))
+
+    assert_holds(sound)
