@@ -330,3 +330,14 @@ def test_export_text_indents_by_depth():
         "|   |--- a >  3.500\n"
         "|   |   |--- class: 0 (samples=2, impurity=0.000)\n"
     )
+
+
+def test_max_zero_is_numpys_maximum_with_zero():
+    """The scalar clip of the two-row split search takes the values of
+    ``np.maximum(x, 0.0)`` (its documented contract): a rounding-negative squared error or
+    count becomes 0, NaN stays NaN (the sign of a zero is not compared)."""
+    from algorithms.trees._criteria import max_zero
+
+    for x in (-1.0, -1e-300, -5e-324, -np.inf, -0.0, 0.0, 5e-324, 2.5, np.inf, np.nan):
+        got, want = max_zero(x), float(np.maximum(x, 0.0))
+        assert np.array_equal(got, want, equal_nan=True), (x, got, want)
