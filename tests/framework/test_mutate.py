@@ -163,3 +163,40 @@ def test_claims_for_a_site_follow_the_trace(mutate):
     assert mutate.claims_for(module_level, base) == ["c.fast", "c.loop", "c.slow"]
     unused = mutate.Site(**{**module_level.__dict__, "function": 28, "qualname": "g"})
     assert mutate.claims_for(unused, base) == []
+
+
+def test_a_timeout_kills_only_when_the_longer_retry_times_out_too(mutate, monkeypatch, tmp_path):
+    site = next(s for s in mutate.find_sites(SOURCE, "algorithms/toy/_mod.py") if s.qualname == "f")
+    base = {
+        "touched": {"c.a": [["algorithms/toy/_mod.py", 8]]},
+        "durations": {"c.a": 10.0},
+        "verdicts": {"c.a": "VERIFIED"},
+    }
+    args = type("Args", (), {"timeout": None, "profile": "quick", "seed": 0})()
+    monkeypatch.setattr(mutate, "_make_copy", lambda where, s: tmp_path)
+    budgets = []
+
+    def worker(outcomes):
+        def run(root, spec, budget):
+            budgets.append(budget)
+            return outcomes[len(budgets) - 1]
+        return run
+
+    # slow only the first time (a loaded machine): the retry's verdicts decide
+    monkeypatch.setattr(mutate, "_run_worker", worker(
+        [(None, "timeout"), ({"difference": None, "verdicts": {"c.a": "VERIFIED"}}, "")]))
+    outcome = mutate.run_mutant(site, base, args)
+    assert outcome.status == "survived"
+    first = mutate.TIMEOUT_FACTOR * 10.0 + mutate.TIMEOUT_SLACK
+    assert budgets == [first, first * mutate.TIMEOUT_RETRY]
+    # slow both times: killed by timeout, with both budgets named
+    budgets.clear()
+    monkeypatch.setattr(mutate, "_run_worker", worker([(None, "timeout"), (None, "timeout")]))
+    outcome = mutate.run_mutant(site, base, args)
+    assert outcome.status == "killed-timeout"
+    assert f"{first:.0f} s" in outcome.detail and f"{first * 4:.0f} s" in outcome.detail
+    # a verdict that changes on the retry is a kill by the claims
+    budgets.clear()
+    monkeypatch.setattr(mutate, "_run_worker", worker(
+        [(None, "timeout"), ({"difference": None, "verdicts": {"c.a": "FAILED"}}, "")]))
+    assert mutate.run_mutant(site, base, args).status == "killed-claims"
