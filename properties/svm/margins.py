@@ -49,6 +49,20 @@ MIRRORED = SeparableData(
 )
 
 
+#: Two positive points each with a twin 1e-8 away (the strategy's near-duplicates stop at
+#: offsets of 1e-3): a pair of twins has curvature a ~ 1e-16, below the solver's
+#: zero-curvature threshold, yet a bounded step (both have y = +1), so SMO must take the
+#: clipped step there rather than call the dual unbounded (mutation sample seed 1, see
+#: docs/mutation/svm.md).
+NEAR_DUPLICATES = SeparableData(
+    X=np.array([[0.2, 0.0], [1.6, -0.7], [0.2 + 1e-8, 1e-8], [1.6 + 1e-8, -0.7 + 1e-8],
+                [-1.8, 0.6], [-0.7, 1.0]]),
+    y=np.array([1, 1, 1, 1, -1, -1]),
+    separator=np.array([1.0, 0.0, 0.0]),
+    margin=0.2,
+)
+
+
 def hard_smo(X, y, working_set="second_order", cls=SMOClassifier) -> SMOClassifier:
     return fit_quietly(cls(C=np.inf, tol=SMO_TOL, max_iter=20_000,
                            working_set=working_set), X, y)
@@ -184,6 +198,7 @@ def check_hard_margin_reference(data, working_set: str = "second_order",
     tags=("svm", "reference", "cvxpy", "slow", "bound"),
 )
 @given(data=SEPARABLE, working_set=WORKING_SETS)
+@example(data=NEAR_DUPLICATES, working_set="second_order")
 def hard_margin_primal_dual_smo_agree(data, working_set):
     check_hard_margin_reference(data, working_set)
 

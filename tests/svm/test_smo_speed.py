@@ -207,3 +207,45 @@ def test_compiled_path_errors_name_the_cause():
     with pytest.raises(ValueError, match="X"):
         SMOClassifier(kernel="poly", kernel_params={"degree": 9}).fit(
             np.array([[1e40], [2e40], [3e40]]), np.array([1, -1, 1]))
+
+
+#: The compiled path's face-step schedule on two fixed problems: (n_iter_, polish_steps_)
+#: for the second-order and the maximal-violating-pair rule. The schedule (a face step
+#: after ``patience`` pair updates that leave the free set unchanged, with the floor
+#: ``max(10, m^3 // n)`` for m free multipliers, at most MAX_POLISH_FREE of them) is this
+#: library's route to the optimum, not a statement of the notes: the claims only see the
+#: optimum it reaches. Pinned, so that a changed count of free multipliers or a changed
+#: reset of the patience is noticed (mutation sample seed 1 of docs/mutation/svm.md).
+FACE_STEP_SCHEDULES = {
+    "overlapping, C = 3": {"second_order": (106, [95, 107, 108]),
+                           "max_violating": (105, [83, 84, 85, 97, 98, 99, 100, 112])},
+    "flat face, C = 1": {"second_order": (14, [14, 15]),
+                         "max_violating": (25, [14, 15, 27])},
+    "ten points on the margins, C = inf": {
+        "second_order": (81, [35, 36, 37, 38, 63, 64, 65, 66, 89, 90]),
+        "max_violating": (58, [12, 13, 38, 39, 40, 41, 64, 65])},
+}
+
+
+def test_compiled_face_step_schedule_is_pinned():
+    from properties.svm.smo import FLAT_FACE
+    from properties.svm.strategies import margin_lines
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(30, 3))
+    y = np.where(X[:, 0] + 0.8 * rng.normal(size=30) > 0, 1, -1)
+    lines = margin_lines(  # the pinned example of smo.dual_objective_increases
+        [-0.477, -0.403, 0.628, -0.816, 0.2, 0.457, -0.624, -0.89, -0.45, 0.315],
+        [[0.125, -0.7], [-0.135, 0.339], [-0.154, 0.266], [0.935, 0.366], [-0.217, -0.625],
+         [-0.308, 0.022], [0.782, 0.551], [-0.364, 0.848], [-0.058, 0.388], [-0.786, -0.791]],
+        1e-4)
+    problems = {"overlapping, C = 3": (X, y, 3.0),
+                "flat face, C = 1": (FLAT_FACE.X, FLAT_FACE.y, 1.0),
+                "ten points on the margins, C = inf": (lines.X, lines.y, np.inf)}
+    for name, (Xp, yp, C) in problems.items():
+        for working_set, (n_iter, steps) in FACE_STEP_SCHEDULES[name].items():
+            m = SMOClassifier(C=C, kernel="linear", tol=1e-9, max_iter=5000,
+                              working_set=working_set).fit(Xp, yp)
+            assert m.converged_
+            assert (m.n_iter_, m.polish_steps_.tolist()) == (n_iter, steps), (name,
+                                                                              working_set)
