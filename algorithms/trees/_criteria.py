@@ -54,7 +54,8 @@ def xlogx(x: float) -> float:
 
 
 def max_zero(x: float) -> float:
-    """``np.maximum(x, 0.0)`` for one float (NaN and -0.0 kept as numpy keeps them)."""
+    """``np.maximum(0.0, x)`` for one float (NaN and -0.0 kept, as numpy keeps them with
+    that argument order)."""
     return x if x >= 0.0 or x != x else 0.0
 
 
