@@ -503,3 +503,17 @@ class TestHostileInput:
         np.testing.assert_allclose(ridge_fit(X * s, y, 0.1) * s, ls, rtol=1e-9)
         emp, loo = ridge_losses(X * s, y, 0.1)
         assert math.isfinite(emp) and math.isfinite(loo)
+
+    def test_ridge_least_squares_limit_cuts_singular_values_below_max_n_p_eps(self):
+        # Where the penalty underflows, the minimum-norm least-squares solution drops the
+        # singular values below eps max(n, p) s_max (numpy's pinv default). Here n = 2 < p = 5
+        # and X has the exact singular values 2^1000 and 3.5 eps 2^1000: the second lies
+        # between eps max(n, p) and eps n, so a cut sized by n (or by the batch size)
+        # would invert it and return a weight of ~1e15 / 2^1000 in the second coordinate.
+        eps = np.finfo(np.float64).eps
+        X = np.zeros((2, 5))
+        X[0, 0], X[1, 1] = 2.0**1000, 3.5 * eps * 2.0**1000
+        y = np.array([1.0, 1.0])
+        expected = np.array([2.0**-1000, 0.0, 0.0, 0.0, 0.0])
+        assert np.array_equal(ridge_fit(X, y, 1.0), expected)
+        np.testing.assert_allclose(np.linalg.pinv(X) @ y, expected, rtol=1e-12, atol=0.0)
