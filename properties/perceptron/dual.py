@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from scipy.stats import kendalltau
 from sklearn.exceptions import ConvergenceWarning
 
-from algorithms.perceptron import DualPerceptron
+from algorithms.perceptron import DualPerceptron, Perceptron
 from mltheory import ErratumKind, Expect, Method, claim, evidence
 from mltheory.numeric import EXACT_ARITHMETIC, assert_close
 from mltheory.stats import check_probability_at_least
@@ -24,7 +24,12 @@ from mltheory.strategies import (
     separable_datasets,
 )
 from properties.perceptron.strategies import orders, seeds
-from properties.perceptron.support import dyadic, fit_pla
+from properties.perceptron.support import (
+    PythonDualPerceptron,
+    PythonPerceptron,
+    dyadic,
+    fit_pla,
+)
 
 # ---------------------------------------------------------------------------
 # Dual form (001 §三, 004 §5.3.4)
@@ -39,9 +44,11 @@ from properties.perceptron.support import dyadic, fit_pla
 dyadic_etas = st.sampled_from([1.0, 0.5, 0.25, 0.125])
 
 
-def _dual_vs_primal(data, eta, order, seed, kernel="linear", passes=50):
-    p = fit_pla(data, eta=eta, order=order, random_state=seed, max_iter=passes)
-    d = DualPerceptron(eta=eta, order=order, random_state=seed, max_iter=passes, kernel=kernel)
+def _dual_vs_primal(data, eta, order, seed, kernel="linear", passes=50,
+                    primal=Perceptron, dual=DualPerceptron):
+    p = fit_pla(data, eta=eta, order=order, random_state=seed, max_iter=passes,
+                estimator=primal)
+    d = dual(eta=eta, order=order, random_state=seed, max_iter=passes, kernel=kernel)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         d.fit(data.X, data.y)
@@ -54,7 +61,9 @@ def _dual_vs_primal(data, eta, order, seed, kernel="linear", passes=50):
     statement="Started from alpha = 0, b = 0 and visiting points in the same order, the dual "
     "algorithm with the Gram matrix G = [x_i . x_j] makes the same updates as the primal one "
     "from w = 0, b = 0; alpha_i = n_i eta and w = sum_i alpha_i y_i x_i, b = sum_i alpha_i y_i. "
-    "(An identity in exact arithmetic: checked on dyadic data, where float64 is exact.)",
+    "(An identity in exact arithmetic: checked on dyadic data, where float64 is exact.) "
+    "Both algorithms are run twice, on the compiled loops and on their step-by-step Python "
+    "reference loops; each of the four runs is compared with the compiled primal one.",
     method=Method.PROPERTY,
     tags=("perceptron", "dual"),
 )
@@ -63,6 +72,20 @@ def _dual_vs_primal(data, eta, order, seed, kernel="linear", passes=50):
 def dual_run_equals_primal_run(data, eta, order, seed):
     data = dyadic(data)
     p, d = _dual_vs_primal(data, eta, order, seed)
+    _check_dual_equals_primal(data, eta, p, d)
+    # The Python reference loops: the same runs, update for update and iterate for iterate.
+    q, e = _dual_vs_primal(data, eta, order, seed, primal=PythonPerceptron,
+                           dual=PythonDualPerceptron)
+    for name in ("update_indices_", "updates_per_pass_", "weight_history_",
+                 "update_margins_", "mistake_counts_", "w_hat_", "converged_"):
+        assert np.array_equal(getattr(q, name), getattr(p, name)), (
+            f"Python reference primal loop: {name} differs from the compiled run")
+    _check_dual_equals_primal(data, eta, p, e)
+
+
+def _check_dual_equals_primal(data, eta, p, d):
+    """The dual run ``d`` made the updates of the primal run ``p`` and holds its weights:
+    alpha = eta n, w = sum alpha y x, b = sum alpha y, the same scores and predictions."""
     evidence.worst("updates compared", p.n_updates_)
     assert np.array_equal(p.update_indices_, d.update_indices_), (
         f"primal updates {p.update_indices_.tolist()[:20]} vs dual "

@@ -20,7 +20,12 @@ from mltheory.strategies import (
     separable_datasets,
 )
 from properties.perceptron.strategies import seeds
-from properties.perceptron.support import check_pla_steps, dyadic, run_of
+from properties.perceptron.support import (
+    PythonPocketPerceptron,
+    check_pla_steps,
+    dyadic,
+    run_of,
+)
 
 # ---------------------------------------------------------------------------
 # Pocket (002 "Pocket PLA", 000 §1.5)
@@ -36,14 +41,29 @@ def _errors(X_hat, y, W):
     source="002 'Pocket PLA'; 000 §1.5",
     statement="The pocket weights w_hat are replaced only by a w_{t+1} that makes fewer "
     "mistakes, so the pocket's training error never increases and the returned w_POCKET is "
-    "the best of all iterates visited.",
+    "the best of all iterates visited. Checked on the compiled loop and, on dyadic data "
+    "(float64 exact), also on its step-by-step Python reference loop, which with the same "
+    "seed must make the same run.",
     method=Method.PROPERTY,
     tags=("perceptron", "pocket"),
 )
 @given(data=nonseparable_datasets() | separable_datasets(), seed=seeds,
        iters=st.integers(1, 60))
 def pocket_never_gets_worse(data, seed, iters):
-    est = PocketPerceptron(max_iter=iters, random_state=seed).fit(data.X, data.y)
+    _check_pocket_run(PocketPerceptron, data, seed, iters)
+    # Both loops on dyadic data (float64 exact there, so the two mistake tests, a BLAS
+    # product each, cannot round a zero margin differently): the same run.
+    data = dyadic(data)
+    compiled = _check_pocket_run(PocketPerceptron, data, seed, iters)
+    reference = _check_pocket_run(PythonPocketPerceptron, data, seed, iters)
+    for name in ("update_indices_", "weight_history_", "pocket_iteration_", "converged_"):
+        assert np.array_equal(getattr(reference, name), getattr(compiled, name)), (
+            f"Python reference pocket loop: {name} differs from the compiled run")
+
+
+def _check_pocket_run(estimator, data, seed, iters):
+    """Fit ``estimator`` (a pocket PLA) and check the statement on its recorded run."""
+    est = estimator(max_iter=iters, random_state=seed).fit(data.X, data.y)
     run = run_of(est, data, 1.0)
     check_pla_steps(run)  # the recorded iterates are PLA updates on mistakes
     pocket = np.asarray(est.pocket_errors_)
@@ -60,6 +80,7 @@ def pocket_never_gets_worse(data, seed, iters):
     y = np.where(data.y == est.classes_[1], 1, -1)
     returned = int(_errors(data.augmented(), y, np.append(est.coef_, est.intercept_)))
     assert returned == pocket[-1] == current.min()
+    return est
 
 
 def _notes_pocket_errors(data, seed, iters):

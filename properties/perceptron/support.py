@@ -12,7 +12,7 @@ import cvxpy as cp
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from algorithms.perceptron import Perceptron
+from algorithms.perceptron import DualPerceptron, Perceptron, PocketPerceptron
 from mltheory import evidence
 from mltheory.numeric import EXACT_ARITHMETIC, Tolerance, assert_close, assert_leq
 from mltheory.strategies import LabelledData
@@ -29,6 +29,19 @@ ACCUMULATED_ROUNDING = Tolerance(
     reason="PLA weights are sums of up to 1e4 float64 updates; rounding accumulates "
     "to well below 1e-9 relative",
 )
+
+
+def reference_engine(estimator: type) -> type:
+    """``estimator`` running its step-by-step Python reference loop (``_engine =
+    "python"``) instead of the compiled kernel: the same algorithm written a second time,
+    which claims run next to the compiled one."""
+    return type(f"Python{estimator.__name__}", (estimator,), {"_engine": "python"})
+
+
+#: The primal, dual and pocket perceptrons on their Python reference loops.
+PythonPerceptron = reference_engine(Perceptron)
+PythonDualPerceptron = reference_engine(DualPerceptron)
+PythonPocketPerceptron = reference_engine(PocketPerceptron)
 
 
 def dyadic(data: LabelledData) -> LabelledData:
