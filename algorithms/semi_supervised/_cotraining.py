@@ -79,7 +79,7 @@ class CoTraining(ClassifierMixin, BaseEstimator):
         Column indices of the first view; the other columns form the second.
     pool_size : int, default=20
         ``s``, the size of the buffer pool.
-    n_positive, n_negative : int, default=1, 1
+    n_positive, n_negative : int, default=1
         ``p`` and ``n``, samples each learner labels per round (Blum & Mitchell took
         1 and 3 to match their classes' 1:3 ratio; keep ``p : n`` near the class ratio).
     n_rounds : int, default=30

@@ -84,7 +84,7 @@ class SMOClassifier(SMOEstimatorMixin, ClassifierMixin, BaseEstimator):
         Pair selection: the maximal violating pair, or the first index of that
         pair with the second chosen to maximise the guaranteed decrease
         ``b^2 / (2a)``.
-    cache_size : float, default=200
+    cache_size : float, default=200.0
         Kernel cache in MiB: columns of the Gram matrix are computed when first needed
         and kept (the whole matrix if it fits, else the least recently used columns are
         evicted).
