@@ -62,6 +62,7 @@ NaN out). Warnings are ignored; their consequences are not.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import inspect
 import math
@@ -742,3 +743,32 @@ def run_variant(obj: object, case: Case, variant: Variant, seed: int = 0) -> str
     if failure is None and elapsed > case.timeout:
         failure = f"[{variant.id}] took {elapsed:.1f} s, longer than {case.timeout:g} s"
     return failure
+
+
+# ---------------------------------------------------------------- documented defaults
+
+#: ``name : type, default=VALUE`` (or ``a, b : type, default=VALUE``) in a numpydoc block.
+_DEFAULT_LINE = re.compile(r"^([A-Za-z_][\w, ]*?) : .*\bdefault=(.+?)\s*$")
+
+
+def _default_value(text: str) -> object:
+    """A documented default: a Python literal, or a quotient of two (``1/3``)."""
+    try:
+        return ast.literal_eval(text)
+    except ValueError:
+        node = ast.parse(text, mode="eval").body
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            return ast.literal_eval(node.left) / ast.literal_eval(node.right)
+        raise
+
+
+def documented_defaults(obj: object) -> dict[str, object]:
+    """The keyword defaults ``obj``'s numpydoc docstring states, by parameter name."""
+    found: dict[str, object] = {}
+    for line in (inspect.getdoc(obj) or "").splitlines():
+        match = _DEFAULT_LINE.match(line)
+        if match:
+            value = _default_value(match.group(2))
+            for name in match.group(1).split(","):
+                found[name.strip()] = value
+    return found

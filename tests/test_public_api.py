@@ -10,13 +10,21 @@ name, variant), e.g. ``linear-ridge_solve-X-nan``::
 from __future__ import annotations
 
 import importlib
+import inspect
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.api_fuzz import Case, case_seed, random_variants, run_variant, variants
+from tests.api_fuzz import (
+    Case,
+    case_seed,
+    documented_defaults,
+    random_variants,
+    run_variant,
+    variants,
+)
 
 ALGORITHMS = Path(__file__).resolve().parent.parent / "algorithms"
 
@@ -132,3 +140,33 @@ def test_public_api_random_variant(family: str, name: str, data: st.DataObject) 
     variant = data.draw(strategy, label="variant")
     failure = run_variant(obj, case, variant, seed)
     assert failure is None, f"{family}.{name} [{variant.id}]: {failure}"
+
+
+def _documented_callables():
+    for family in FAMILIES:
+        for name, obj in _exports(family).items():
+            if inspect.isclass(obj) or inspect.isfunction(obj):
+                yield f"{family}.{name}", obj
+
+
+@pytest.mark.parametrize(("name", "obj"), list(_documented_callables()),
+                         ids=[name for name, _ in _documented_callables()])
+def test_every_documented_default_is_the_signature_default(name, obj):
+    """Each ``default=`` of a public docstring is the signature's default, value and type
+    (a changed default is library contract: the tests' job, CONTRIBUTING.md)."""
+    signature = inspect.signature(obj.__init__ if inspect.isclass(obj) else obj)
+    for param, value in documented_defaults(obj).items():
+        assert param in signature.parameters, f"{name}: {param} is documented, not a parameter"
+        actual = signature.parameters[param].default
+        assert actual == value and type(actual) is type(value), (
+            f"{name}: {param} defaults to {actual!r}, documented as {value!r}")
+
+
+def test_documented_defaults_are_found_in_every_family():
+    # the parser must not silently find nothing: 355 defaults were documented on 2026-11-27
+    found = {family: sum(len(documented_defaults(obj)) for name, obj in _documented_callables()
+                         if name.startswith(f"{family}."))
+             for family in FAMILIES}
+    assert sum(found.values()) >= 350, found
+    assert documented_defaults(importlib.import_module("algorithms.rules")
+                               .SequentialCoveringClassifier)["validation_fraction"] == 1 / 3

@@ -7,9 +7,7 @@ library-contract survivors of docs/mutation/neural.md, run 4).
 
 from __future__ import annotations
 
-import ast
 import inspect
-import re
 import warnings
 
 import numpy as np
@@ -24,20 +22,7 @@ from algorithms.neural import (
     ElmanNetwork,
     candidate_correlation_gradient,
 )
-
-# "name : type, default=VALUE" (or "a, b : type, default=VALUE") in a numpydoc block
-_DEFAULT_LINE = re.compile(r"^\s{4}([A-Za-z_][\w, ]*?) : .*\bdefault=(.+?)\s*$")
-
-
-def _documented_defaults(obj) -> dict[str, object]:
-    found = {}
-    for line in (inspect.getdoc(obj) or "").splitlines():
-        match = _DEFAULT_LINE.match("    " + line)
-        if match:
-            value = ast.literal_eval(match.group(2))
-            for name in match.group(1).split(","):
-                found[name.strip()] = value
-    return found
+from tests.api_fuzz import documented_defaults
 
 
 def _public_callables():
@@ -47,16 +32,7 @@ def _public_callables():
             yield name, obj
 
 
-@pytest.mark.parametrize(("name", "obj"), list(_public_callables()),
-                         ids=[name for name, _ in _public_callables()])
-def test_every_documented_default_is_the_signature_default(name, obj):
-    documented = _documented_defaults(obj)
-    signature = inspect.signature(obj.__init__ if inspect.isclass(obj) else obj)
-    for param, value in documented.items():
-        assert param in signature.parameters, f"{name}: {param} is documented, not a parameter"
-        actual = signature.parameters[param].default
-        assert actual == value and type(actual) is type(value), (
-            f"{name}: {param} defaults to {actual!r}, documented as {value!r}")
+# Each documented default equal to the signature's: tests/test_public_api.py, every family.
 
 
 def test_every_estimator_keyword_is_documented_with_its_default():
@@ -64,7 +40,7 @@ def test_every_estimator_keyword_is_documented_with_its_default():
     documented: dict[object, dict[str, object]] = {}
     for _, cls in _public_callables():
         if inspect.isclass(cls) and hasattr(cls, "get_params"):
-            documented.setdefault(cls.__init__, {}).update(_documented_defaults(cls))
+            documented.setdefault(cls.__init__, {}).update(documented_defaults(cls))
     assert len(documented) == 8  # ART, BP, cascade, Elman, RBF, RBM, SOM, perceptron
     for init, found in documented.items():
         keywords = [p for p, v in inspect.signature(init).parameters.items()
@@ -74,11 +50,11 @@ def test_every_estimator_keyword_is_documented_with_its_default():
 
 def test_the_documented_defaults_are_found():
     # the parser above must not silently find nothing
-    bp = _documented_defaults(neural.BPClassifier)
+    bp = documented_defaults(neural.BPClassifier)
     assert bp["init_range"] == (0.0, 1.0)
     assert bp["mutation_rate"] == 0.1 and bp["mutation_scale"] == 0.1
     assert len(bp) >= 20
-    assert _documented_defaults(neural.SOM)["n_cols"] == 5
+    assert documented_defaults(neural.SOM)["n_cols"] == 5
 
 
 def test_rbm_caps_a_fit_at_ten_million_cd_updates():
